@@ -1,0 +1,27 @@
+"""The `dekal` command. Each command lives in its own module and registers itself here."""
+
+from __future__ import annotations
+
+import typer
+
+from dekal.cli import grid_commands
+
+app = typer.Typer(
+    name="dekal",
+    help=(
+        "Dékal Lab: the rules of Dékal, checked by machine.\n\n"
+        "Grids are written as four rows joined by '/': 53T2/1.44/9999/TT11 (T is ten, '.' the hole)."
+        " Every command takes --json for machines. Exit codes: 0 ok, 1 negative verdict,"
+        " 2 bad input or illegal action, 3 engine under test unusable."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+grid_commands.register(app)
+
+
+def main() -> None:
+    app()

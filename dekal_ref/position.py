@@ -1,0 +1,153 @@
+"""The one-line position notation, FEN-like (spec/notation.md, "Positions").
+
+Ten fields separated by single spaces:
+
+    rules  round.turn  phase  start  grids  picks  centre  pile  removed  totals
+
+    slide/lowest/single 1.1 reveal - abcd/efgh/ijab/cdef|… -,- - 1234… - 0,0
+
+* rules: push variant / first-player rule / match threshold or `single`.
+* phase: `reveal`, `take@S` (seat S takes), `push@S:V` (seat S pushes value V), `next`, `over`.
+* start: the seat that held the token on turn 1 of this round, `-` while unknown.
+* grids: one grid per seat joined by `|`. Face-up cards `1`–`9`, `T`; face-down cards
+  `a`–`j` (a=1 … i=9, j=10); the hole `.`; in a public view a face-down card is `?`.
+* picks: each seat's secret reveal this turn, a cell or `-` (public view: `?` once picked).
+* centre, pile, removed: card values (`-` when empty); the pile top first (public: `#N`).
+* totals: match totals, comma separated.
+
+`format_position(parse_position(text)) == text` for every full position.
+"""
+
+from __future__ import annotations
+
+from dekal_ref.errors import NotationError
+from dekal_ref.notation import cell_name, parse_cell, parse_value, value_symbol
+from dekal_ref.state import Card, Cells, GameState, Phase, Rules
+
+HIDDEN_LETTERS = "abcdefghij"  # face-down card of value v is HIDDEN_LETTERS[v - 1]
+
+
+def _cell_symbol(card: Card | None, public: bool) -> str:
+    if card is None:
+        return "."
+    if not card.face_down:
+        return value_symbol(card.value)
+    return "?" if public else HIDDEN_LETTERS[card.value - 1]
+
+
+def _cards(values: tuple[int, ...]) -> str:
+    return "".join(value_symbol(v) for v in values) or "-"
+
+
+def format_grid_cells(cells: Cells, public: bool = False) -> str:
+    symbols = [_cell_symbol(card, public) for card in cells]
+    return "/".join("".join(symbols[r * 4 : r * 4 + 4]) for r in range(4))
+
+
+def format_position(state: GameState, public: bool = False) -> str:
+    """The position as one line. public=True hides what no player may see (M3, T1)."""
+    rules = state.rules
+    threshold = "single" if rules.threshold is None else str(rules.threshold)
+    phase = state.phase.value
+    if state.phase is Phase.TAKE:
+        phase = f"take@{state.to_act}"
+    elif state.phase is Phase.PUSH:
+        phase = f"push@{state.to_act}:{value_symbol(state.hand or 0)}"
+    picks = ",".join(
+        "-" if pick is None else ("?" if public else cell_name(pick)) for pick in state.picks
+    )
+    if public:
+        pile = f"#{len(state.pile)}" if state.pile else "-"
+    else:
+        pile = _cards(state.pile)
+    fields = [
+        f"{rules.push}/{rules.first}/{threshold}",
+        f"{state.round}.{state.turn}",
+        phase,
+        "-" if state.start is None else str(state.start),
+        "|".join(format_grid_cells(grid, public) for grid in state.grids),
+        picks,
+        _cards(state.centre),
+        pile,
+        _cards(state.removed),
+        ",".join(str(t) for t in state.totals),
+    ]
+    return " ".join(fields)
+
+
+def _parse_cards(text: str, field: str) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    return tuple(parse_value(symbol, field) for symbol in text)
+
+
+def _parse_cells(text: str, seat: int) -> Cells:
+    rows = text.split("/")
+    if len(rows) != 4 or any(len(row) != 4 for row in rows):
+        raise NotationError("grids", f"seat {seat}'s grid {text!r} must be 4 rows of 4 cells joined by '/'")
+    cells: list[Card | None] = []
+    for symbol in "".join(rows):
+        if symbol == ".":
+            cells.append(None)
+        elif symbol in HIDDEN_LETTERS:
+            cells.append(Card(HIDDEN_LETTERS.index(symbol) + 1, face_down=True))
+        elif symbol == "?":
+            raise NotationError("grids", "a public view ('?') cannot be loaded: the values are unknown")
+        else:
+            cells.append(Card(parse_value(symbol, "grids"), face_down=False))
+    return tuple(cells)
+
+
+def _parse_int(text: str, field: str) -> int:
+    if not text.isdigit():
+        raise NotationError(field, f"{text!r} is not a number")
+    return int(text)
+
+
+def parse_position(text: str) -> GameState:
+    """Read a full position (not a public view). Raises NotationError naming the field."""
+    fields = text.split()
+    names = ["rules", "round.turn", "phase", "start", "grids", "picks", "centre", "pile", "removed", "totals"]
+    if len(fields) != len(names):
+        raise NotationError("position", f"a position has {len(names)} fields ({' '.join(names)}), not {len(fields)}")
+    rules_f, clock_f, phase_f, start_f, grids_f, picks_f, centre_f, pile_f, removed_f, totals_f = fields
+    parts = rules_f.split("/")
+    if len(parts) != 3:
+        raise NotationError("rules", f"{rules_f!r}: write push/first/threshold, like slide/lowest/single")
+    grids = tuple(_parse_cells(g, seat) for seat, g in enumerate(grids_f.split("|")))
+    threshold = None if parts[2] == "single" else _parse_int(parts[2], "rules")
+    rules = Rules(players=len(grids), push=parts[0], first=parts[1], threshold=threshold)
+    round_text, _, turn_text = clock_f.partition(".")
+    phase_name, _, detail = phase_f.partition("@")
+    try:
+        phase = Phase(phase_name)
+    except ValueError:
+        raise NotationError("phase", f"{phase_f!r}: reveal, take@S, push@S:V, next or over") from None
+    hand = None
+    if phase is Phase.PUSH:
+        hand = parse_value(detail.partition(":")[2], "phase")
+    picks = tuple(None if p == "-" else parse_cell(p) for p in picks_f.split(","))
+    if len(picks) != rules.players:
+        raise NotationError("picks", f"one pick (or '-') per seat: {rules.players} expected")
+    if pile_f.startswith("#"):
+        raise NotationError("pile", "a public view ('#N') cannot be loaded: the pile's cards are unknown")
+    totals = tuple(_parse_int(t, "totals") for t in totals_f.split(","))
+    if len(totals) != rules.players:
+        raise NotationError("totals", f"one total per seat: {rules.players} expected")
+    state = GameState(
+        rules=rules,
+        round=_parse_int(round_text, "round.turn"),
+        turn=_parse_int(turn_text, "round.turn"),
+        phase=phase,
+        start=None if start_f == "-" else _parse_int(start_f, "start"),
+        grids=grids,
+        picks=picks,
+        centre=tuple(sorted(_parse_cards(centre_f, "centre"))),
+        hand=hand,
+        pile=_parse_cards(pile_f, "pile"),
+        removed=_parse_cards(removed_f, "removed"),
+        totals=totals,
+    )
+    if format_position(state) != text.strip():
+        raise NotationError("position", f"{text!r} is not in canonical form (it reads as {format_position(state)!r})")
+    return state
