@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import typer
-
 from dekal.cli import grid_commands
 
 app = typer.Typer(
     name="dekal",
     help=(
         "Dékal Lab: the rules of Dékal, checked by machine.\n\n"
-        "Grids are written as four rows joined by '/': 53T2/1.44/9999/TT11 (T is ten, '.' the hole)."
+        "Grids are written as four rows joined by '/': 53T2/1.44/9999/TT11"
+        " (T is ten, '.' the hole)."
         " Every command takes --json for machines. Exit codes: 0 ok, 1 negative verdict,"
         " 2 bad input or illegal action, 3 engine under test unusable."
     ),

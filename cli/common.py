@@ -63,7 +63,9 @@ def print_json(payload: Any) -> None:
     sys.stdout.flush()
 
 
-def grid_picture(grid: tuple[int, ...], marked: frozenset[int] = frozenset(), title: str = "") -> Text:
+def grid_picture(
+    grid: tuple[int, ...], marked: frozenset[int] = frozenset(), title: str = ""
+) -> Text:
     """A 4×4 picture with column letters and row digits; marked cells are bracketed and dim.
 
     Brackets carry the meaning on their own, so the picture reads the same without colour.

@@ -6,10 +6,25 @@ import sys
 from typing import Annotated
 
 import typer
+from dekal.cli.common import (
+    EXIT_BAD_INPUT,
+    describe,
+    err,
+    grid_picture,
+    out,
+    print_json,
+    user_errors,
+)
 
-from dekal.cli.common import EXIT_BAD_INPUT, describe, err, grid_picture, out, print_json, user_errors
 from dekal_ref.errors import DekalError
-from dekal_ref.notation import cell_name, format_grid, parse_grid, parse_push, parse_value, parse_variant
+from dekal_ref.notation import (
+    cell_name,
+    format_grid,
+    parse_grid,
+    parse_push,
+    parse_value,
+    parse_variant,
+)
 from dekal_ref.push import push_card
 from dekal_ref.scoring import score_grid
 
@@ -40,8 +55,12 @@ def _grid_texts(grids: list[str]) -> list[str]:
 
 
 def score(
-    grids: Annotated[list[str], typer.Argument(help="Grids like 53T2/1444/9999/TT11, or - for stdin.")],
-    json_output: Annotated[bool, typer.Option("--json", help="One JSON object per grid per line.")] = False,
+    grids: Annotated[
+        list[str], typer.Argument(help="Grids like 53T2/1444/9999/TT11, or - for stdin.")
+    ],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="One JSON object per grid per line.")
+    ] = False,
 ) -> None:
     bad = 0
     for text in _grid_texts(grids):
@@ -91,7 +110,9 @@ def push(
     side: Annotated[str, typer.Argument(help="Entry side L/R/T/B (eject: plus line, e.g. L2).")],
     card: Annotated[str, typer.Argument(help="The card to insert: 1-9 or T.")],
     variant: Annotated[str, typer.Option(help="Push rule: slide (P1) or eject (P2).")] = "slide",
-    json_output: Annotated[bool, typer.Option("--json", help='Print {"grid": "<notation>"}.')] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help='Print {"grid": "<notation>"}.')
+    ] = False,
 ) -> None:
     with user_errors():
         grid = parse_grid(grid_text)
@@ -101,7 +122,9 @@ def push(
         if 0 not in grid:
             from dekal_ref.errors import IllegalAction
 
-            raise IllegalAction("T4", f"{grid_text} has no hole: a card is pushed only into a grid with one hole")
+            raise IllegalAction(
+                "T4", f"{grid_text} has no hole: a card is pushed only into a grid with one hole"
+            )
         after = push_card(grid, move, value, rule)
     if json_output:
         print_json({"grid": format_grid(after)})

@@ -67,7 +67,9 @@ def parse_action(text: str) -> Action:
     words = text.split()
     if len(words) != 3 or words[0] not in ("reveal", "take", "push"):
         raise NotationError(
-            "action", f"{text!r} is not an action: write 'reveal SEAT CELL', 'take SEAT CARD' or 'push SEAT SIDE'"
+            "action",
+            f"{text!r} is not an action: write 'reveal SEAT CELL', 'take SEAT CARD'"
+            " or 'push SEAT SIDE'",
         )
     verb, seat_text, argument = words
     if not seat_text.isdigit():

@@ -28,13 +28,19 @@ def new_game(rules: Rules, deal: Deal, first_player: int | None = None) -> GameS
     with "lowest" (F1) it must be None: turn 1's reveals decide.
     """
     if rules.players != deal.players:
-        raise IllegalAction("M2", f"the rules say {rules.players} players but the deal has {deal.players} grids")
+        raise IllegalAction(
+            "M2", f"the rules say {rules.players} players but the deal has {deal.players} grids"
+        )
     check_deal(deal)
     if rules.first == "chosen":
         if first_player is None or not 0 <= first_player < rules.players:
-            raise IllegalAction("F3", f"the chosen variant needs a first player 0–{rules.players - 1} at set-up")
+            raise IllegalAction(
+                "F3", f"the chosen variant needs a first player 0–{rules.players - 1} at set-up"
+            )
     elif first_player is not None:
-        raise IllegalAction("F1", "with the lowest-card rule the first player is found by turn 1's reveals")
+        raise IllegalAction(
+            "F1", "with the lowest-card rule the first player is found by turn 1's reveals"
+        )
     return GameState(
         rules=rules,
         round=1,
@@ -53,13 +59,17 @@ def new_game(rules: Rules, deal: Deal, first_player: int | None = None) -> GameS
 
 def _check_seat(state: GameState, seat: int) -> None:
     if not 0 <= seat < state.players:
-        raise IllegalAction("M4", f"seats are numbered 0 to {state.players - 1}; there is no seat {seat}")
+        raise IllegalAction(
+            "M4", f"seats are numbered 0 to {state.players - 1}; there is no seat {seat}"
+        )
 
 
 def _check_not_finished(state: GameState) -> None:
     if state.phase is Phase.OVER:
         if state.rules.threshold is None:
-            raise IllegalAction("T5", "the game is over: 16 turns were played and the round was scored")
+            raise IllegalAction(
+                "T5", "the game is over: 16 turns were played and the round was scored"
+            )
         raise IllegalAction("S4", "the match is over: a total reached the threshold")
     if state.phase is Phase.NEXT_ROUND:
         raise IllegalAction("M5", "this round is scored: the next round starts with a new deal")
@@ -71,14 +81,20 @@ def reveal(state: GameState, seat: int, cell: int) -> GameState:
     _check_not_finished(state)
     _check_seat(state, seat)
     if state.phase is not Phase.REVEAL:
-        raise IllegalAction("T1", f"reveals happen at the start of a turn; now seat {state.to_act} must {state.phase.value}")
+        raise IllegalAction(
+            "T1",
+            "reveals happen at the start of a turn; "
+            f"now seat {state.to_act} must {state.phase.value}",
+        )
     if state.picks[seat] is not None:
         raise IllegalAction("T1", f"seat {seat} has already picked a card this turn")
     if not 0 <= cell < 16:
         raise IllegalAction("T1", f"cell {cell} is not in the grid (cells are a1–d4)")
     card = state.grids[seat][cell]
     if card is None or not card.face_down:
-        raise IllegalAction("T1", f"seat {seat} must reveal a face-down card; {cell_name(cell)} is face up")
+        raise IllegalAction(
+            "T1", f"seat {seat} must reveal a face-down card; {cell_name(cell)} is face up"
+        )
     picks = state.picks[:seat] + (cell,) + state.picks[seat + 1 :]
     if any(pick is None for pick in picks):
         return replace(state, picks=picks)
@@ -133,7 +149,9 @@ def take(state: GameState, seat: int, card: int) -> GameState:
     if state.phase is Phase.REVEAL:
         raise IllegalAction("T3", "no card can be taken before every seat has revealed (T1)")
     if state.phase is Phase.PUSH:
-        raise IllegalAction("T4", f"seat {state.to_act} must push the {state.hand} it took before anyone takes")
+        raise IllegalAction(
+            "T4", f"seat {state.to_act} must push the {state.hand} it took before anyone takes"
+        )
     if seat != state.to_act:
         raise IllegalAction("T3", f"it is seat {state.to_act}'s turn to take, not seat {seat}'s")
     if card not in state.centre:
@@ -153,9 +171,13 @@ def push(state: GameState, seat: int, move: Push) -> GameState:
     _check_not_finished(state)
     _check_seat(state, seat)
     if state.phase is not Phase.PUSH or state.hand is None:
-        raise IllegalAction("T4", "a push inserts the card just taken; no card is waiting to be pushed")
+        raise IllegalAction(
+            "T4", "a push inserts the card just taken; no card is waiting to be pushed"
+        )
     if seat != state.to_act:
-        raise IllegalAction("T4", f"seat {state.to_act} must push the card it took, not seat {seat}")
+        raise IllegalAction(
+            "T4", f"seat {state.to_act} must push the card it took, not seat {seat}"
+        )
     grid = state.grids[seat]
     chain = push_chain(hole_of(grid), move, state.rules.push)
     new_grid = apply_chain(grid, chain, Card(state.hand, face_down=False))

@@ -43,7 +43,9 @@ def parse_cell(text: str) -> int:
     """`b3` -> 9. Raises NotationError(field="cell") on anything else."""
     name = text.strip().lower()
     if name not in CELL_NAMES:
-        raise NotationError("cell", f"{text!r} is not a cell: write a column a–d and a row 1–4, like b3")
+        raise NotationError(
+            "cell", f"{text!r} is not a cell: write a column a–d and a row 1–4, like b3"
+        )
     return CELL_NAMES.index(name)
 
 
@@ -77,7 +79,9 @@ def parse_grid(text: str, *, allow_hole: bool = True) -> Grid:
     """
     rows = text.strip().split("/")
     if len(rows) != SIZE:
-        raise NotationError("grid", f"{text!r} has {len(rows)} rows; a grid is 4 rows joined by '/'")
+        raise NotationError(
+            "grid", f"{text!r} has {len(rows)} rows; a grid is 4 rows joined by '/'"
+        )
     values: list[int] = []
     for number, row in enumerate(rows, start=1):
         if len(row) != SIZE:
@@ -92,7 +96,8 @@ def parse_grid(text: str, *, allow_hole: bool = True) -> Grid:
             else:
                 where = CELL_NAMES[cell_at(number - 1, column)]
                 raise NotationError(
-                    "grid", f"cell {where} of {text!r} is {symbol!r}: a cell is 1–9, T for ten, or ."
+                    "grid",
+                    f"cell {where} of {text!r} is {symbol!r}: a cell is 1–9, T for ten, or .",
                 )
     holes = values.count(HOLE)
     if holes > 1 or (holes and not allow_hole):
@@ -128,7 +133,9 @@ def parse_push(text: str) -> Push:
     token = text.strip().upper()
     if not token or token[0] not in SIDES or len(token) > 2:
         raise NotationError(
-            "push", f"{text!r} is not a push: write a side L, R, T or B (eject variant: plus a line 1–4, like L2)"
+            "push",
+            f"{text!r} is not a push: write a side L, R, T or B"
+            " (eject variant: plus a line 1–4, like L2)",
         )
     if len(token) == 1:
         return Push(token[0])

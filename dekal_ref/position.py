@@ -56,10 +56,9 @@ def format_position(state: GameState, public: bool = False) -> str:
     picks = ",".join(
         "-" if pick is None else ("?" if public else cell_name(pick)) for pick in state.picks
     )
+    pile = _cards(state.pile)
     if public:
         pile = f"#{len(state.pile)}" if state.pile else "-"
-    else:
-        pile = _cards(state.pile)
     fields = [
         f"{rules.push}/{rules.first}/{threshold}",
         f"{state.round}.{state.turn}",
@@ -84,7 +83,9 @@ def _parse_cards(text: str, field: str) -> tuple[int, ...]:
 def _parse_cells(text: str, seat: int) -> Cells:
     rows = text.split("/")
     if len(rows) != 4 or any(len(row) != 4 for row in rows):
-        raise NotationError("grids", f"seat {seat}'s grid {text!r} must be 4 rows of 4 cells joined by '/'")
+        raise NotationError(
+            "grids", f"seat {seat}'s grid {text!r} must be 4 rows of 4 cells joined by '/'"
+        )
     cells: list[Card | None] = []
     for symbol in "".join(rows):
         if symbol == ".":
@@ -92,7 +93,9 @@ def _parse_cells(text: str, seat: int) -> Cells:
         elif symbol in HIDDEN_LETTERS:
             cells.append(Card(HIDDEN_LETTERS.index(symbol) + 1, face_down=True))
         elif symbol == "?":
-            raise NotationError("grids", "a public view ('?') cannot be loaded: the values are unknown")
+            raise NotationError(
+                "grids", "a public view ('?') cannot be loaded: the values are unknown"
+            )
         else:
             cells.append(Card(parse_value(symbol, "grids"), face_down=False))
     return tuple(cells)
@@ -107,13 +110,30 @@ def _parse_int(text: str, field: str) -> int:
 def parse_position(text: str) -> GameState:
     """Read a full position (not a public view). Raises NotationError naming the field."""
     fields = text.split()
-    names = ["rules", "round.turn", "phase", "start", "grids", "picks", "centre", "pile", "removed", "totals"]
+    names = [
+        "rules",
+        "round.turn",
+        "phase",
+        "start",
+        "grids",
+        "picks",
+        "centre",
+        "pile",
+        "removed",
+        "totals",
+    ]
     if len(fields) != len(names):
-        raise NotationError("position", f"a position has {len(names)} fields ({' '.join(names)}), not {len(fields)}")
-    rules_f, clock_f, phase_f, start_f, grids_f, picks_f, centre_f, pile_f, removed_f, totals_f = fields
+        raise NotationError(
+            "position", f"a position has {len(names)} fields ({' '.join(names)}), not {len(fields)}"
+        )
+    rules_f, clock_f, phase_f, start_f, grids_f, picks_f, centre_f, pile_f, removed_f, totals_f = (
+        fields
+    )
     parts = rules_f.split("/")
     if len(parts) != 3:
-        raise NotationError("rules", f"{rules_f!r}: write push/first/threshold, like slide/lowest/single")
+        raise NotationError(
+            "rules", f"{rules_f!r}: write push/first/threshold, like slide/lowest/single"
+        )
     grids = tuple(_parse_cells(g, seat) for seat, g in enumerate(grids_f.split("|")))
     threshold = None if parts[2] == "single" else _parse_int(parts[2], "rules")
     rules = Rules(players=len(grids), push=parts[0], first=parts[1], threshold=threshold)
@@ -122,7 +142,9 @@ def parse_position(text: str) -> GameState:
     try:
         phase = Phase(phase_name)
     except ValueError:
-        raise NotationError("phase", f"{phase_f!r}: reveal, take@S, push@S:V, next or over") from None
+        raise NotationError(
+            "phase", f"{phase_f!r}: reveal, take@S, push@S:V, next or over"
+        ) from None
     hand = None
     if phase is Phase.PUSH:
         hand = parse_value(detail.partition(":")[2], "phase")
@@ -130,7 +152,9 @@ def parse_position(text: str) -> GameState:
     if len(picks) != rules.players:
         raise NotationError("picks", f"one pick (or '-') per seat: {rules.players} expected")
     if pile_f.startswith("#"):
-        raise NotationError("pile", "a public view ('#N') cannot be loaded: the pile's cards are unknown")
+        raise NotationError(
+            "pile", "a public view ('#N') cannot be loaded: the pile's cards are unknown"
+        )
     totals = tuple(_parse_int(t, "totals") for t in totals_f.split(","))
     if len(totals) != rules.players:
         raise NotationError("totals", f"one total per seat: {rules.players} expected")
@@ -149,5 +173,8 @@ def parse_position(text: str) -> GameState:
         totals=totals,
     )
     if format_position(state) != text.strip():
-        raise NotationError("position", f"{text!r} is not in canonical form (it reads as {format_position(state)!r})")
+        raise NotationError(
+            "position",
+            f"{text!r} is not in canonical form (it reads as {format_position(state)!r})",
+        )
     return state

@@ -33,7 +33,9 @@ def hole_of(grid: Sequence[object]) -> int:
     """The cell of the hole. A push needs exactly one hole (rule T1 made it)."""
     holes = [cell for cell, card in enumerate(grid) if card == HOLE or card is None]
     if len(holes) != 1:
-        raise IllegalAction("T4", f"a push needs a grid with exactly one hole; this one has {len(holes)}")
+        raise IllegalAction(
+            "T4", f"a push needs a grid with exactly one hole; this one has {len(holes)}"
+        )
     return holes[0]
 
 
@@ -75,7 +77,9 @@ def push_chain(hole: int, push: Push, variant: str = "slide") -> list[int]:
             f"(the hole is {cell_name(hole)}; use {push.side} alone)",
         )
     if variant == "eject" and push.line is None:
-        raise IllegalAction("P2", f"eject push {push}: name the line too, like {push.side}{own_line}")
+        raise IllegalAction(
+            "P2", f"eject push {push}: name the line too, like {push.side}{own_line}"
+        )
     if not 1 <= line <= SIZE:
         raise IllegalAction(rule, f"push {push}: lines are numbered 1–4")
     cells = line_cells(push.side, line)

@@ -38,6 +38,7 @@ def ranking(state: GameState) -> list[Standing]:
     if state.phase not in (Phase.OVER, Phase.NEXT_ROUND):
         raise ValueError("ranking: the round has not been scored yet")
     scores = round_scores(state)
+    keys: list[tuple[int, ...]]
     if state.rules.threshold is None:
         keys = [(s.points, s.remaining) for s in scores]
     else:
@@ -51,4 +52,3 @@ def ranking(state: GameState) -> list[Standing]:
 
 def winners(state: GameState) -> list[int]:
     return [s.seat for s in ranking(state) if s.place == 1]
-

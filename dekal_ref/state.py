@@ -7,7 +7,7 @@ token it is, who acts next) are properties, computed from the stored fields.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from dekal_ref.errors import NotationError
 from dekal_ref.notation import HOLE, Grid
@@ -16,7 +16,7 @@ TURNS_PER_ROUND = 16  # T5: 16 turns reveal every original card
 DEFAULT_THRESHOLD = 100  # S4
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where a turn stands. REVEAL (T1) → TAKE (T3) ⇄ PUSH (T4) → … → NEXT_ROUND or OVER."""
 
     REVEAL = "reveal"
@@ -44,9 +44,13 @@ class Rules:
         if self.push not in ("slide", "eject"):
             raise NotationError("variant", f"{self.push!r} is not a push variant: slide or eject")
         if self.first not in ("lowest", "chosen"):
-            raise NotationError("first", f"{self.first!r} is not a first-player rule: lowest or chosen")
+            raise NotationError(
+                "first", f"{self.first!r} is not a first-player rule: lowest or chosen"
+            )
         if self.threshold is not None and self.threshold < 1:
-            raise NotationError("threshold", f"a match threshold is a positive number, not {self.threshold}")
+            raise NotationError(
+                "threshold", f"a match threshold is a positive number, not {self.threshold}"
+            )
 
 
 @dataclass(frozen=True)
@@ -108,9 +112,19 @@ class GameState:
         return tuple(HOLE if card is None else card.value for card in self.grids[seat])
 
     def face_down_cells(self, seat: int) -> list[int]:
-        return [cell for cell, card in enumerate(self.grids[seat]) if card is not None and card.face_down]
+        return [
+            cell
+            for cell, card in enumerate(self.grids[seat])
+            if card is not None and card.face_down
+        ]
 
     def card_count(self) -> int:
         """Cards anywhere in this round: grids, centre, hand, pile and removed (M1: always 100)."""
         in_grids = sum(card is not None for grid in self.grids for card in grid)
-        return in_grids + len(self.centre) + (self.hand is not None) + len(self.pile) + len(self.removed)
+        return (
+            in_grids
+            + len(self.centre)
+            + (self.hand is not None)
+            + len(self.pile)
+            + len(self.removed)
+        )
