@@ -1,0 +1,310 @@
+"""The engine protocol (spec/protocol.md), spoken in-process on top of a Python game API.
+
+`ProtocolAdapter(api)` answers protocol requests (dicts) by calling a game API with the
+functions of `dekal_ref` (new_game, reveal, take, push, start_round, legal_actions,
+format_position, round_scores, ranking, score_grid, legal_pushes, push_card, Rules, Deal).
+`dekal_ref` itself and `dekal.engines.get_engine(...)` both provide it. Notation is read
+here, once, so the engine under test is judged on the rules, not on our parser.
+
+A Python implementation can be judged in-process with `--python MODULE:FACTORY`, where
+FACTORY returns either such a game API or any object with `handle(request) -> reply`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from dekal.conformance import PROTOCOL_VERSION
+from dekal.conformance.protocol import Message, refusal
+from dekal_ref.errors import IllegalAction, NotationError
+from dekal_ref.notation import (
+    CELL_NAMES,
+    cell_name,
+    format_grid,
+    parse_cell,
+    parse_grid,
+    parse_push,
+    parse_value,
+    parse_variant,
+)
+
+OFF_GRID_CELL = re.compile(r"^[a-z][0-9]+$")
+OFF_GRID = 99  # a cell index no grid has: the engine refuses it with T1 in the rules' order
+VALUE_SYMBOLS = "123456789T"
+
+
+class BadRequest(Exception):
+    """A request the protocol cannot read (unknown command, missing field, no game)."""
+
+
+class Unsupported(Exception):
+    """A variant or feature the engine does not claim."""
+
+
+def _field(request: Message, name: str, kind: type | tuple[type, ...] = str) -> Any:
+    if name not in request:
+        raise BadRequest(f"the request needs a field {name!r}")
+    value = request[name]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise BadRequest(f"field {name!r} has the wrong type")
+    return value
+
+
+def _deal_grid(text: object, seat: int) -> tuple[int, ...]:
+    """M3: a deal grid is 4 rows of 4 cards of value 1–10; anything else breaks M3."""
+    if not isinstance(text, str):
+        raise IllegalAction("M3", f"seat {seat}'s grid must be a grid string")
+    rows = text.split("/")
+    if len(rows) != 4 or any(len(row) != 4 for row in rows):
+        raise IllegalAction("M3", f"seat {seat}'s grid {text!r} must be 4 rows of 4 cards")
+    if any(symbol not in VALUE_SYMBOLS for symbol in "".join(rows).upper()):
+        raise IllegalAction("M3", f"seat {seat}'s grid {text!r} must hold cards 1–9 and T only")
+    return parse_grid(text, allow_hole=False)
+
+
+class ProtocolAdapter:
+    """Answers protocol requests for one engine; keeps the current game state."""
+
+    def __init__(
+        self,
+        api: Any,
+        name: str = "dekal-ref",
+        version: str = "0.1.0",
+        players: tuple[int, ...] = (2, 3, 4, 5, 6),
+        push_variants: tuple[str, ...] = ("slide", "eject"),
+        first_rules: tuple[str, ...] = ("lowest", "chosen"),
+        features: tuple[str, ...] = ("match", "perft", "public"),
+    ) -> None:
+        self.api = api
+        self.name, self.version = name, version
+        self.players, self.push_variants, self.first_rules = players, push_variants, first_rules
+        self.features = features
+        self.state: Any = None
+        self.commands: dict[str, Callable[[Message], Message]] = {
+            "hello": self.hello,
+            "new_game": self.new_game,
+            "action": self.action,
+            "position": self.position,
+            "legal": self.legal,
+            "result": self.result,
+            "new_round": self.new_round,
+            "perft": self.perft,
+            "score": self.score,
+            "pushes": self.pushes,
+            "push": self.push,
+            "quit": lambda request: {},
+        }
+
+    # -- the one entry point -------------------------------------------------------------
+    def handle(self, request: Message) -> Message:
+        """One request in, one reply out; every refusal is a reply, never an exception."""
+        reply: Message = {"id": request.get("id")}
+        try:
+            command = self.commands.get(request.get("cmd", ""))
+            if command is None:
+                raise BadRequest(f"unknown command {request.get('cmd')!r}")
+            reply.update(ok=True, **command(request))
+        except IllegalAction as error:
+            reply.update(ok=False, error=refusal("illegal", error.message, rule=error.rule))
+        except NotationError as error:
+            reply.update(ok=False, error=refusal("notation", error.message, field=error.field))
+        except Unsupported as error:
+            reply.update(ok=False, error=refusal("unsupported", str(error)))
+        except BadRequest as error:
+            reply.update(ok=False, error=refusal("bad_request", str(error)))
+        return reply
+
+    # -- commands ------------------------------------------------------------------------
+    def hello(self, request: Message) -> Message:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "protocol": PROTOCOL_VERSION,
+            "players": list(self.players),
+            "variants": {"push": list(self.push_variants), "first": list(self.first_rules)},
+            "features": list(self.features),
+        }
+
+    def _deal(self, deal: object) -> Any:
+        if not isinstance(deal, dict) or not isinstance(deal.get("grids"), list):
+            raise BadRequest("a deal is {'grids': [...], 'pile': '...'}")
+        pile_text = deal.get("pile", "-")
+        if not isinstance(pile_text, str):
+            raise BadRequest("the pile is a string of card values")
+        pile_text = "" if pile_text == "-" else pile_text
+        if any(symbol not in VALUE_SYMBOLS for symbol in pile_text.upper()):
+            raise IllegalAction("M1", f"the pile {pile_text!r} must hold cards 1–9 and T only")
+        grids = tuple(_deal_grid(text, seat) for seat, text in enumerate(deal["grids"]))
+        return self.api.Deal(grids=grids, pile=tuple(parse_value(s) for s in pile_text))
+
+    def new_game(self, request: Message) -> Message:
+        rules = _field(request, "rules", dict)
+        players = rules.get("players")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise BadRequest("rules.players must be a number")
+        deal = request.get("deal")
+        grids = deal.get("grids") if isinstance(deal, dict) else None
+        count = len(grids) if isinstance(grids, list) else players
+        if players != count or not 2 <= players <= 6:
+            shown = f"{players} players with {count} grids"
+            raise IllegalAction("M2", f"Dékal is 2 to 6 players, one grid each ({shown})")
+        push_rule, first_rule = rules.get("push", "slide"), rules.get("first", "lowest")
+        threshold = rules.get("threshold")
+        if push_rule not in self.push_variants or first_rule not in self.first_rules:
+            raise Unsupported(f"this engine does not play {push_rule}/{first_rule}")
+        if players not in self.players:
+            raise Unsupported(f"this engine does not play with {players} players")
+        if threshold is not None and (
+            "match" not in self.features or not isinstance(threshold, int)
+        ):
+            raise Unsupported("this engine does not play matches")
+        first = request.get("first_player")
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
+            raise BadRequest("first_player must be a seat number or null")
+        game_rules = self.api.Rules(
+            players=players, push=push_rule, first=first_rule, threshold=threshold
+        )
+        self.state = self.api.new_game(game_rules, self._deal(deal), first)
+        return {}
+
+    def _game(self) -> Any:
+        if self.state is None:
+            raise BadRequest("no game: send new_game first")
+        return self.state
+
+    def action(self, request: Message) -> Message:
+        state = self._game()
+        words = _field(request, "action").split()
+        if len(words) != 3 or words[0] not in ("reveal", "take", "push"):
+            raise NotationError(
+                "action", "write 'reveal SEAT CELL', 'take SEAT VALUE' or 'push SEAT PUSH'"
+            )
+        verb, seat_text, argument = words
+        if not seat_text.isdigit():
+            raise NotationError("seat", f"{seat_text!r} is not a seat number")
+        seat = int(seat_text)
+        if verb == "reveal":
+            on_grid = argument in CELL_NAMES
+            if not on_grid and not OFF_GRID_CELL.match(argument):
+                raise NotationError("cell", f"{argument!r} is not a cell")
+            cell = parse_cell(argument) if on_grid else OFF_GRID
+            self.state = self.api.reveal(state, seat, cell)
+        elif verb == "take":
+            self.state = self.api.take(state, seat, parse_value(argument))
+        else:
+            self.state = self.api.push(state, seat, parse_push(argument))
+        return {}
+
+    def position(self, request: Message) -> Message:
+        state = self._game()
+        reply = {"position": self.api.format_position(state)}
+        if "public" in self.features:
+            reply["public"] = self.api.format_position(state, public=True)
+        return reply
+
+    def legal(self, request: Message) -> Message:
+        return {"actions": [str(action) for action in self.api.legal_actions(self._game())]}
+
+    def result(self, request: Message) -> Message:
+        state = self._game()
+        try:
+            standings = self.api.ranking(state)
+        except ValueError as error:
+            raise BadRequest(f"no result yet: {error}") from None
+        scores = self.api.round_scores(state)
+        return {
+            "scores": [
+                {
+                    "seat": seat,
+                    "points": score.points,
+                    "remaining": score.remaining,
+                    "cancelled": [cell_name(c) for c in sorted(score.cancelled)],
+                }
+                for seat, score in enumerate(scores)
+            ],
+            "totals": [standing.total for standing in sorted(standings, key=lambda s: s.seat)],
+            "ranking": [{"place": s.place, "seat": s.seat} for s in standings],
+        }
+
+    def new_round(self, request: Message) -> Message:
+        if "match" not in self.features:
+            raise Unsupported("this engine does not play matches")
+        state = self._game()
+        self.state = self.api.start_round(state, self._deal(_field(request, "deal", dict)))
+        return {}
+
+    def perft(self, request: Message) -> Message:
+        if "perft" not in self.features:
+            raise Unsupported("this engine does not count perft")
+        depth = _field(request, "depth", int)
+        if depth < 0:
+            raise BadRequest("depth must be 0 or more")
+        return perft_divide(self.api, self._game(), depth)
+
+    def score(self, request: Message) -> Message:
+        result = self.api.score_grid(parse_grid(_field(request, "grid"), allow_hole=False))
+        return {
+            "points": result.points,
+            "remaining": result.remaining,
+            "cancelled": [cell_name(cell) for cell in sorted(result.cancelled)],
+        }
+
+    def pushes(self, request: Message) -> Message:
+        grid = parse_grid(_field(request, "grid"))
+        variant = parse_variant(_field(request, "variant"))
+        if grid.count(0) != 1:
+            raise IllegalAction("T4", "a push needs a grid with exactly one hole")
+        return {"pushes": [str(p) for p in self.api.legal_pushes(grid.index(0), variant)]}
+
+    def push(self, request: Message) -> Message:
+        grid = parse_grid(_field(request, "grid"))
+        move = parse_push(_field(request, "push"))
+        card = parse_value(_field(request, "card"))
+        variant = parse_variant(_field(request, "variant"))
+        if grid.count(0) != 1:
+            raise IllegalAction("T4", "a push needs a grid with exactly one hole")
+        return {"grid": format_grid(self.api.push_card(grid, move, card, variant))}
+
+
+# -- perft under the conventions of spec/protocol.md ("perft") ---------------------------
+def nodes(api: Any, state: Any) -> Iterator[tuple[str, Any]]:
+    """Every node playable in `state` with the state after it.
+
+    A joint reveal (one pick for every seat that has not picked) is one node, written
+    `reveals C0,C1,…` with `-` for a seat that had already picked; takes are one per
+    distinct value (legal_actions lists them so); pushes as listed.
+    """
+    actions = api.legal_actions(state)
+    if not actions or not str(actions[0]).startswith("reveal"):
+        for action in actions:
+            yield str(action), api.apply(state, action)
+        return
+    by_seat: dict[int, list[Any]] = defaultdict(list)
+    for action in actions:
+        by_seat[action.seat].append(action)
+    players = api.format_position(state).split(" ")[5].count(",") + 1
+    seats = sorted(by_seat)
+    for combination in itertools.product(*(by_seat[seat] for seat in seats)):
+        after = state
+        names = ["-"] * players
+        for action in combination:
+            after = api.apply(after, action)
+            names[action.seat] = cell_name(action.cell)
+        yield "reveals " + ",".join(names), after
+
+
+def perft(api: Any, state: Any, depth: int) -> int:
+    if depth == 0:
+        return 1
+    return sum(perft(api, after, depth - 1) for _, after in nodes(api, state))
+
+
+def perft_divide(api: Any, state: Any, depth: int) -> Message:
+    if depth == 0:
+        return {"nodes": 1, "divide": {}}
+    divide = {name: perft(api, after, depth - 1) for name, after in nodes(api, state)}
+    return {"nodes": sum(divide.values()), "divide": divide}
