@@ -25,8 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import numpy as np
-
 CELLS = 16
 NIBBLE = 4  # bits per cell
 ROW_BITS = 16  # bits per row: four cells
@@ -101,7 +99,7 @@ def sym(bv: Any) -> Sym:
 
 def lshr(x: Any, n: int) -> Any:
     """Logical right shift of a raw word: ``>>`` on int / uint64, z3.LShR on a raw BitVec."""
-    if isinstance(x, int | Sym | np.ndarray | np.unsignedinteger):
+    if isinstance(x, int | Sym) or hasattr(x, "dtype"):  # int, Sym, numpy: >> is logical
         return x >> n
     import z3
 

@@ -1,0 +1,101 @@
+"""The one-line position notation for packed states (spec/notation.md, "Positions").
+
+format_position writes exactly the string dekal_ref.position.format_position writes for the
+same position (that is how the two engines' states are compared). Reading a position is
+notation, not rules: parse_position lets the reference read and check the text, then packs it.
+`from_reference` / `to_reference` convert between the two engines' states.
+"""
+
+from __future__ import annotations
+
+from dekal import bits
+from dekal.state import FastState
+from dekal_ref.notation import CELL_NAMES
+from dekal_ref.position import parse_position as parse_reference_position
+from dekal_ref.state import Card, GameState, Phase
+
+FACE_UP = ".123456789T"  # FACE_UP[v]: a face-up card of value v; FACE_UP[0] is the hole
+FACE_DOWN = ".abcdefghij"  # FACE_DOWN[v]: a face-down card of value v (full view)
+CARDS = "-123456789T"
+
+
+def _cards(values: tuple[int, ...]) -> str:
+    return "".join([CARDS[v] for v in values]) or "-"
+
+
+def format_grid_word(word: int, down: int, public: bool = False) -> str:
+    """A grid word and its face-down mask as four rows joined by '/'."""
+    hidden = "?" * 11 if public else FACE_DOWN
+    symbols = [
+        (hidden if down >> cell & 1 else FACE_UP)[(word >> (4 * cell)) & 0xF] for cell in range(16)
+    ]
+    return "/".join("".join(symbols[r : r + 4]) for r in range(0, 16, 4))
+
+
+def format_position(state: FastState, public: bool = False) -> str:
+    """The position as one line. public=True hides what no player may see (M3, T1)."""
+    rules = state.rules
+    threshold = "single" if rules.threshold is None else str(rules.threshold)
+    phase = state.phase.value
+    if state.phase is Phase.TAKE:
+        phase = f"take@{state.to_act}"
+    elif state.phase is Phase.PUSH:
+        phase = f"push@{state.to_act}:{FACE_UP[state.hand or 0]}"
+    picks = ",".join(
+        "-" if pick is None else ("?" if public else CELL_NAMES[pick]) for pick in state.picks
+    )
+    pile = _cards(state.pile)
+    if public:
+        pile = f"#{len(state.pile)}" if state.pile else "-"
+    return " ".join(
+        (
+            f"{rules.push}/{rules.first}/{threshold}",
+            f"{state.round}.{state.turn}",
+            phase,
+            "-" if state.start is None else str(state.start),
+            "|".join(
+                format_grid_word(w, d, public) for w, d in zip(state.grids, state.down, strict=True)
+            ),
+            picks,
+            _cards(state.centre),
+            pile,
+            _cards(state.removed),
+            ",".join(str(t) for t in state.totals),
+        )
+    )
+
+
+def from_reference(state: GameState) -> FastState:
+    """The packed form of a reference state (same position)."""
+    grids = tuple(
+        bits.pack([0 if card is None else card.value for card in cells]) for cells in state.grids
+    )
+    down = tuple(
+        sum(1 << cell for cell, card in enumerate(cells) if card is not None and card.face_down)
+        for cells in state.grids
+    )
+    return FastState(
+        state.rules, state.round, state.turn, state.phase, state.start, grids, down, state.picks,
+        state.centre, state.hand, state.pile, state.removed, state.totals,
+    )  # fmt: skip
+
+
+def to_reference(state: FastState) -> GameState:
+    """The reference form of a packed state (same position)."""
+    grids = tuple(
+        tuple(
+            None if value == 0 else Card(value, face_down=bool(mask >> cell & 1))
+            for cell, value in enumerate(bits.unpack(word))
+        )
+        for word, mask in zip(state.grids, state.down, strict=True)
+    )
+    return GameState(
+        rules=state.rules, round=state.round, turn=state.turn, phase=state.phase, start=state.start,
+        grids=grids, picks=state.picks, centre=state.centre, hand=state.hand, pile=state.pile,
+        removed=state.removed, totals=state.totals,
+    )  # fmt: skip
+
+
+def parse_position(text: str) -> FastState:
+    """Read a full position (NotationError naming the field if malformed)."""
+    return from_reference(parse_reference_position(text))
