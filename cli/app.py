@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import typer
-from dekal.cli import grid_commands
+from dekal.cli import conformance, grid_commands
 
 app = typer.Typer(
     name="dekal",
@@ -21,6 +21,7 @@ app = typer.Typer(
 )
 
 grid_commands.register(app)
+conformance.register(app)
 
 
 def main() -> None:

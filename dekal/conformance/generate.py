@@ -134,21 +134,7 @@ class Recorder:
 
     def observe(self, reply: Message, scored_before: bool) -> Message:
         """The expected observation after one step."""
-        if not reply["ok"]:
-            error = reply["error"]
-            if error["kind"] == "illegal":
-                return {"ok": False, "rule": error["rule"]}
-            return {"ok": False, "kind": error["kind"]}
-        position = self.position()
-        expect: Message = {"ok": True, "position": position, **who_acts(position)}
-        if self.game.legal:
-            expect["legal"] = self.legal()
-        phase = position_fields(position)["phase"]
-        if phase in ("next", "over") and not scored_before:
-            expect["result"] = {
-                k: v for k, v in self.send("result").items() if k not in ("id", "ok")
-            }
-        return expect
+        return observation(self.engine, reply, scored_before, self.game.legal)
 
     def step(self, item: Message, expected_refusal: str | None) -> None:
         scored_before = position_fields(self.position())["phase"] in ("next", "over")
@@ -233,6 +219,73 @@ class Recorder:
         else:
             for _ in range(int(words[1])):
                 one()
+
+
+def _ask(engine: ProtocolAdapter, cmd: str, **fields: Any) -> Message:
+    return {
+        k: v
+        for k, v in engine.handle({"id": 0, "cmd": cmd, **fields}).items()
+        if k not in ("id", "ok")
+    }
+
+
+def observation(
+    engine: ProtocolAdapter, reply: Message, scored_before: bool, legal: bool
+) -> Message:
+    """What a case expects after one step, as the reference `engine` shows it: the refusal
+    (typed), or the position, who acts, the legal actions if asked, and the result when the
+    step scored a round."""
+    if not reply["ok"]:
+        error = reply["error"]
+        if error["kind"] == "illegal":
+            return {"ok": False, "rule": error["rule"]}
+        return {"ok": False, "kind": error["kind"]}
+    position = str(_ask(engine, "position")["position"])
+    expect: Message = {"ok": True, "position": position, **who_acts(position)}
+    if legal:
+        expect["legal"] = [str(a) for a in _ask(engine, "legal")["actions"]]
+    if position_fields(position)["phase"] in ("next", "over") and not scored_before:
+        expect["result"] = _ask(engine, "result")
+    return expect
+
+
+def record_case(
+    case_id: str, title: str, rules: list[str], setup: Message, items: list[Message]
+) -> Case:
+    """A ready game case: `items` ({"action": …} or {"new_round": deal}) played on the
+    reference from `setup`, every observation recorded (used by fuzz --save)."""
+    engine = ProtocolAdapter(dekal_ref)
+    reply = engine.handle({"id": 0, "cmd": "new_game", **setup})
+    needs_match = setup["rules"]["threshold"] is not None
+    case: Case = {
+        "id": case_id,
+        "kind": "game",
+        "title": title,
+        "rules": rules,
+        "level": "must",
+        "needs": {
+            "players": setup["rules"]["players"],
+            "push": setup["rules"]["push"],
+            "first": setup["rules"]["first"],
+            "features": ["match"] if needs_match else [],
+        },
+        "setup": setup,
+    }
+    if not reply["ok"]:
+        return {**case, "kind": "setup", "expect": observation(engine, reply, False, False)}
+    start = str(_ask(engine, "position")["position"])
+    steps = []
+    for item in items:
+        scored = position_fields(str(_ask(engine, "position")["position"]))["phase"] in (
+            "next",
+            "over",
+        )
+        if "action" in item:
+            reply = engine.handle({"id": 0, "cmd": "action", "action": item["action"]})
+        else:
+            reply = engine.handle({"id": 0, "cmd": "new_round", "deal": item["new_round"]})
+        steps.append({**item, "expect": observation(engine, reply, scored, True)})
+    return {**case, "start": {"position": start, **who_acts(start)}, "steps": steps}
 
 
 def who_acts(position: str) -> Message:
