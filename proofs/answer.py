@@ -1,0 +1,113 @@
+"""What a puzzle query answers, whichever method found it (Z3 or the exhaustive search).
+
+An `Answer` is built only from a witness that `replay.certify` accepted: its outcome (every
+frame from the start to the scored final grid) comes from the reference engine, not from the
+solver that found the moves.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dekal.proofs.puzzle import Move, Puzzle
+from dekal.proofs.replay import Outcome, certify
+
+Progress = Callable[[str], None]
+"""Receives one short line about long work (the CLI shows it on standard error)."""
+
+
+def quiet(_: str) -> None:
+    """A Progress that says nothing."""
+
+
+class GaveUp(RuntimeError):
+    """The method ran out of time (Z3 said `unknown`): no verdict, never a proof."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A certified witness, its outcome, and whether nothing better exists (proved_optimal).
+
+    `proof` says how optimality was established: "z3 unsat" (the next better bound was
+    refuted), "exhaustive search", or "" when it was not (a time limit cut the work short).
+    """
+
+    points: int
+    remaining: int
+    moves: tuple[Move, ...]
+    proved_optimal: bool
+    seconds: float
+    method: str
+    outcome: Outcome
+    proof: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "min_score": self.points,
+            "remaining": self.remaining,
+            "moves": [move.as_json() for move in self.moves],
+            "proved_optimal": self.proved_optimal,
+            "seconds": round(self.seconds, 3),
+            "method": self.method,
+            "proof": self.proof,
+        }
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A first move and the best (score, cards left) still reachable after it."""
+
+    move: Move
+    points: int
+    remaining: int
+    answer: Answer
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            **self.move.as_json(),
+            "best_score": self.points,
+            "remaining": self.remaining,
+            "proved_optimal": self.answer.proved_optimal,
+            "moves": [move.as_json() for move in self.answer.moves],
+        }
+
+
+def certified(
+    puzzle: Puzzle,
+    moves: Sequence[Move],
+    points: int,
+    remaining: int,
+    *,
+    started: float,
+    method: str,
+    proof: str,
+) -> Answer:
+    """Replay the witness on the reference engine (WitnessError if it does not) and wrap it."""
+    outcome = certify(puzzle, moves, points, remaining)
+    return Answer(
+        points=points,
+        remaining=remaining,
+        moves=tuple(moves),
+        proved_optimal=bool(proof),
+        seconds=time.perf_counter() - started,
+        method=method,
+        outcome=outcome,
+        proof=proof,
+    )
+
+
+class Deadline:
+    """Seconds left before a wall-clock limit."""
+
+    def __init__(self, seconds: float) -> None:
+        self.limit = seconds
+        self.end = time.perf_counter() + seconds
+
+    def left(self) -> float:
+        return self.end - time.perf_counter()
+
+    def expired(self) -> bool:
+        return self.left() <= 0

@@ -1,0 +1,286 @@
+"""The k-step puzzle as a Z3 formula (rules T1, T4, P1–P2, S1–S2).
+
+How the encoding is built, and why (each choice was measured, see docs/puzzles.md):
+
+* One Bool per step shape per step, exactly one true (`PbEq`), instead of one integer move
+  choice: the SAT core propagates a choice the moment all others are false.
+* A cell holds one Bool per *value that occurs in the puzzle* (one-hot), not an integer: with
+  five distinct values a cell is five Bools, cancellation is "some value is on both sides of an
+  edge", and the score is a pseudo-Boolean sum, so the whole formula stays propositional.
+* The value of a cell after a step is a short disjunction grouped by where its card comes
+  from (the incoming card, one of the few cells that can feed it, or itself when no chain
+  touches it), over fresh variables for every step, so no term ever grows with k.
+* The face of every card travels with it (one Bool per cell per step): a reveal is allowed
+  only on a face-down card (T1); the inserted card is face up.
+* Steps whose chains are disjoint and whose cards are equal commute: only the order with the
+  smaller shape first is kept (a symmetry that never changes the reachable final grids).
+
+Every name built here is a plain Python object or a z3 expression; nothing is solved here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import z3  # type: ignore[import-untyped]
+from dekal.proofs.moves import ENTERS, Shape, shapes
+from dekal.proofs.puzzle import Move, Puzzle
+
+from dekal_ref.notation import CELLS, Grid
+from dekal_ref.scoring import neighbours
+
+BoolExpr: TypeAlias = Any
+"""A z3 Boolean expression (z3 ships no type information)."""
+Lit: TypeAlias = BoolExpr | bool
+"""A literal: a z3 Bool, or a Python bool when the value is known while encoding."""
+
+
+def disj(items: Iterable[Lit]) -> Lit:
+    """Or, folding the constants away."""
+    parts: list[BoolExpr] = []
+    for item in items:
+        if item is True:
+            return True
+        if item is not False:
+            parts.append(item)
+    if not parts:
+        return False
+    return parts[0] if len(parts) == 1 else z3.Or(parts)
+
+
+def conj(a: Lit, b: Lit) -> Lit:
+    """And of two literals, folding the constants away."""
+    if a is False or b is False:
+        return False
+    if a is True:
+        return b
+    if b is True:
+        return a
+    return z3.And(a, b)
+
+
+def neg(a: Lit) -> Lit:
+    if isinstance(a, bool):
+        return not a
+    return z3.Not(a)
+
+
+@dataclass
+class Unrolling:
+    """The formula of one puzzle unrolled over its `turns` steps.
+
+    `choice[t][j]` is true when step t uses shape j of `shapes`; `cells[t][c][i]` is true when
+    cell c holds `values[i]` after t steps; `down[t][c]` when that card is face down.
+    `first` fixes the first step (the "best next move" query).
+    """
+
+    puzzle: Puzzle
+    first: Move | None = None
+    symmetry: bool = True
+    values: tuple[int, ...] = ()
+    shapes: tuple[Shape, ...] = ()
+    constraints: list[BoolExpr] = field(default_factory=list)
+    choice: list[list[Lit]] = field(default_factory=list)
+    cells: list[list[list[Lit]]] = field(default_factory=list)
+    down: list[list[Lit]] = field(default_factory=list)
+    left: list[Lit] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.values = self.puzzle.values()
+        self.shapes = shapes(self.puzzle.variant)
+        grid = self.puzzle.grid
+        self.cells = [[[grid[c] == v for v in self.values] for c in CELLS]]
+        self.down = [[c in self.puzzle.face_down for c in CELLS]]
+        for step in range(self.puzzle.turns):
+            self._step(step)
+        if self.symmetry:
+            self._break_commuting_steps()
+        self._score()
+
+    # -- building blocks -------------------------------------------------------------------
+
+    def _fresh(self, name: str, expr: Lit) -> Lit:
+        """A new variable defined as `expr` (constants stay constants)."""
+        if isinstance(expr, bool):
+            return expr
+        var = z3.Bool(name)
+        self.constraints.append(var == expr)
+        return var
+
+    def _choices(self, step: int) -> list[Lit]:
+        """One Bool per shape; a shape whose reveal cell is surely face up is False (T1)."""
+        down = self.down[step]
+        chosen: list[Lit] = []
+        for index, shape in enumerate(self.shapes):
+            allowed = down[shape.reveal]
+            if allowed is False:
+                chosen.append(False)
+                continue
+            if step == 0 and self.first is not None:
+                chosen.append(shape.move == self.first)
+                continue
+            var = z3.Bool(f"m{step}_{index}")
+            if allowed is not True:
+                self.constraints.append(z3.Implies(var, allowed))
+            chosen.append(var)
+        live = [c for c in chosen if not isinstance(c, bool)]
+        forced = sum(1 for c in chosen if c is True)
+        if forced > 1 or (forced == 0 and not live):
+            self.constraints.append(z3.BoolVal(False))
+        elif forced == 1:
+            self.constraints.extend(z3.Not(c) for c in live)
+        elif len(live) == 1:
+            self.constraints.append(live[0])
+        else:
+            self.constraints.append(z3.PbEq([(c, 1) for c in live], 1))
+        return chosen
+
+    def _incoming(self, step: int, chosen: Sequence[Lit]) -> list[Lit]:
+        """One-hot value of the card inserted at `step` (solo: the card just revealed)."""
+        if self.puzzle.incoming is not None:
+            card = self.puzzle.incoming[step]
+            return [card == v for v in self.values]
+        revealed: dict[int, list[Lit]] = defaultdict(list)
+        for shape, c in zip(self.shapes, chosen, strict=True):
+            revealed[shape.reveal].append(c)
+        reveal = {
+            cell: self._fresh(f"r{step}_{cell}", disj(group)) for cell, group in revealed.items()
+        }
+        now = self.cells[step]
+        return [
+            self._fresh(f"x{step}_{i}", disj(conj(r, now[cell][i]) for cell, r in reveal.items()))
+            for i in range(len(self.values))
+        ]
+
+    def _step(self, step: int) -> None:
+        chosen = self._choices(step)
+        self.choice.append(chosen)
+        card = self._incoming(step, chosen)
+        now, faces = self.cells[step], self.down[step]
+        after: list[list[Lit]] = []
+        after_down: list[Lit] = []
+        for cell in CELLS:
+            by_source: dict[int, list[Lit]] = defaultdict(list)
+            for shape, c in zip(self.shapes, chosen, strict=True):
+                source = shape.source_of(cell)
+                if source is not None and c is not False:
+                    by_source[source].append(c)
+            group = {
+                source: self._fresh(f"g{step}_{cell}_{source}", disj(items))
+                for source, items in by_source.items()
+            }
+            stay = neg(disj(group.values()))
+            values: list[Lit] = []
+            for i in range(len(self.values)):
+                terms = [conj(stay, now[cell][i])]
+                for source, g in group.items():
+                    terms.append(conj(g, card[i] if source == ENTERS else now[source][i]))
+                values.append(self._fresh(f"v{step + 1}_{cell}_{i}", disj(terms)))
+            after.append(values)
+            face = [conj(stay, faces[cell])]
+            face.extend(conj(g, faces[source]) for source, g in group.items() if source != ENTERS)
+            after_down.append(self._fresh(f"d{step + 1}_{cell}", disj(face)))
+        self.cells.append(after)
+        self.down.append(after_down)
+
+    def _break_commuting_steps(self) -> None:
+        """Forbid shape b right after shape a > b when their chains are disjoint and the two
+        cards are equal: swapping such neighbours gives the same grid, faces and legality."""
+        incoming = self.puzzle.incoming
+        start = 1 if self.first is not None else 0
+        chains = [frozenset(s.chain) for s in self.shapes]
+        for step in range(start, self.puzzle.turns - 1):
+            if incoming is not None and incoming[step] != incoming[step + 1]:
+                continue
+            now, then = self.choice[step], self.choice[step + 1]
+            for b, later in enumerate(then):
+                if later is False:
+                    continue
+                earlier = [
+                    now[a]
+                    for a in range(b + 1, len(self.shapes))
+                    if now[a] is not False and not (chains[a] & chains[b])
+                ]
+                banned = disj(earlier)
+                if banned is not False:
+                    self.constraints.append(z3.Not(z3.And(as_expr(later), as_expr(banned))))
+
+    def _indices(self) -> range:
+        return range(len(self.values))
+
+    def _score(self) -> None:
+        """S1 on the final grid: a cell is left when no neighbour holds the same value."""
+        final = self.cells[-1]
+        same: dict[tuple[int, int], Lit] = {}
+        for cell in CELLS:
+            for other in neighbours(cell):
+                if other > cell:
+                    same[cell, other] = self._fresh(
+                        f"e{cell}_{other}",
+                        disj(conj(final[cell][i], final[other][i]) for i in self._indices()),
+                    )
+        for cell in CELLS:
+            edges = [same[min(cell, o), max(cell, o)] for o in neighbours(cell)]
+            self.left.append(self._fresh(f"left{cell}", neg(disj(edges))))
+
+    # -- queries' constraints ----------------------------------------------------------------
+
+    def score_at_most(self, bound: int) -> BoolExpr:
+        """S2: the sum of the values left is at most `bound`."""
+        terms = [
+            (conj(self.cells[-1][cell][i], self.left[cell]), value)
+            for cell in CELLS
+            for i, value in enumerate(self.values)
+        ]
+        return _pb_at_most(terms, bound)
+
+    def remaining_at_most(self, bound: int) -> BoolExpr:
+        """S2: at most `bound` cards are left."""
+        return _pb_at_most([(lit, 1) for lit in self.left], bound)
+
+    def final_is(self, grid: Grid) -> BoolExpr:
+        """The final grid is exactly `grid` (unsatisfiable if it holds an absent value)."""
+        parts: list[Lit] = []
+        for cell in CELLS:
+            if grid[cell] not in self.values:
+                return z3.BoolVal(False)
+            parts.append(self.cells[-1][cell][self.values.index(grid[cell])])
+        return _all(parts)
+
+    def moves(self, model: z3.ModelRef) -> list[Move]:
+        """The witness: the shape chosen at every step of a model."""
+        found: list[Move] = []
+        for chosen in self.choice:
+            picks = [
+                shape.move
+                for shape, c in zip(self.shapes, chosen, strict=True)
+                if c is True or (not isinstance(c, bool) and z3.is_true(model.eval(c, True)))
+            ]
+            if len(picks) != 1:
+                raise AssertionError(f"a model chose {len(picks)} shapes in one step")
+            found.append(picks[0])
+        return found
+
+
+def as_expr(lit: Lit) -> BoolExpr:
+    return z3.BoolVal(lit) if isinstance(lit, bool) else lit
+
+
+def _all(parts: Sequence[Lit]) -> BoolExpr:
+    if any(p is False for p in parts):
+        return z3.BoolVal(False)
+    live = [p for p in parts if not isinstance(p, bool)]
+    return z3.And(live) if live else z3.BoolVal(True)
+
+
+def _pb_at_most(terms: Sequence[tuple[Lit, int]], bound: int) -> BoolExpr:
+    fixed = sum(weight for lit, weight in terms if lit is True)
+    live = [(lit, weight) for lit, weight in terms if not isinstance(lit, bool)]
+    if bound - fixed < 0:
+        return z3.BoolVal(False)
+    if not live:
+        return z3.BoolVal(True)
+    return z3.PbLe(live, bound - fixed)

@@ -1,0 +1,230 @@
+"""The puzzle queries answered by exhaustive search on the optimized engine's grid words.
+
+Independent of the Z3 path: the grid is a `dekal.bits` 64-bit word and the face-down cells
+a 16-bit mask; a step is one `dekal.tables.LEGAL` entry applied by `bits.push_grid` and
+`bits.push_face_down`; the final grid is scored by `bits.score`. None of it reads
+`dekal_ref` or `proofs.encoding`; only the witness is replayed on `dekal_ref` at the end.
+
+The search is depth-first with
+* memoisation: a (grid, face-down) state already expanded at the same depth is skipped —
+  sound with branch and bound, because a state is expanded under a bound at least as loose
+  as any later one, so a second visit can never find a better leaf;
+* branch and bound on the objective key points·32 + cards left (S3's order): the search
+  stops outright when it reaches key 0 (no card left), and every query prunes with it;
+* move ordering: the children of a node are tried best current score first, so a good
+  bound arrives early.
+
+A finished search is a proof by exhaustion; when the time limit cuts it short the best leaf
+so far is returned with `proved_optimal` false.
+"""
+
+from __future__ import annotations
+
+import time
+
+from dekal.proofs.answer import Answer, Deadline, GaveUp, Progress, RankedMove, certified, quiet
+from dekal.proofs.puzzle import Move, Puzzle
+
+from dekal import bits, tables
+from dekal_ref.notation import Grid
+
+METHOD = "search"
+KEY_CARDS = 32  # key = points * KEY_CARDS + cards left: cards left (0..16) never reach 32
+MEMO_LIMIT = 3_000_000  # states remembered per search (memory stays a few hundred MB at most)
+CHECK_EVERY = 4096  # nodes between two looks at the clock
+
+
+class _Stop(Exception):
+    """Unwinds the search: the goal was met, or the time ran out."""
+
+
+class _Search:
+    """One depth-first search over a puzzle, keeping the best leaf below `bound`."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        deadline: Deadline,
+        *,
+        bound: int,
+        stop_below: int = 1,
+        target: int | None = None,
+        first: Move | None = None,
+    ) -> None:
+        self.puzzle = puzzle
+        self.deadline = deadline
+        self.stop_below = stop_below  # a leaf whose key is below this ends the search at once
+        self.target = target  # reach: the only leaf wanted (None: score the leaves)
+        self.first = first
+        self.best: tuple[tuple[int, int], ...] | None = None  # (hole, index) per step, best leaf
+        self.best_key = bound  # only leaves with a smaller key are wanted
+        self.best_grid = 0
+        self.legal = tables.LEGAL[puzzle.variant]
+        self.cards = puzzle.incoming
+        self.turns = puzzle.turns
+        self.seen: list[set[int]] = [set() for _ in range(self.turns)]
+        self.memo_size = 0
+        self.nodes = 0
+        self.leaves = 0
+        self.path: list[tuple[int, int]] = []  # (hole, index in legal[hole]) per step
+        self.timed_out = False
+
+    def run(self) -> None:
+        grid = bits.pack(self.puzzle.grid)
+        try:
+            self._node(0, grid, self.puzzle.face_down_mask)
+        except _Stop:
+            return
+
+    def _children(self, depth: int, grid: int, down: int) -> list[tuple[int, int, int, int]]:
+        """Every (child grid, child face-down, hole, index) one step away."""
+        out: list[tuple[int, int, int, int]] = []
+        push_grid, push_face_down = bits.push_grid, bits.push_face_down
+        first = self.first if depth == 0 else None
+        for hole in range(16):
+            if not (down >> hole) & 1:
+                continue
+            if first is not None and hole != first.reveal:
+                continue
+            shift = 4 * hole
+            card = self.cards[depth] if self.cards is not None else (grid >> shift) & 0xF
+            holed = grid & ~(0xF << shift)
+            for index, (push, step) in enumerate(self.legal[hole]):
+                if first is not None and push != first.push:
+                    continue
+                out.append(
+                    (push_grid(holed, step, card), push_face_down(down, step), hole, index)
+                )
+        return out
+
+    def _node(self, depth: int, grid: int, down: int) -> None:
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0 and self.deadline.expired():
+            self.timed_out = True
+            raise _Stop
+        children = self._children(depth, grid, down)
+        score = bits.score
+        if depth == self.turns - 1:  # the leaves: score them, no memo needed
+            self.leaves += len(children)
+            for child, _, hole, index in children:
+                if self.target is not None:
+                    if child == self.target:
+                        self._record(child, 0, hole, index)
+                        raise _Stop
+                    continue
+                points, left = score(child)
+                key = points * KEY_CARDS + left
+                if key < self.best_key:
+                    self._record(child, key, hole, index)
+                    if key < self.stop_below:
+                        raise _Stop
+            return
+        ranked = sorted(children, key=lambda c: score(c[0]))
+        seen = self.seen[depth + 1] if depth + 1 < self.turns else None
+        for child, child_down, hole, index in ranked:
+            if seen is not None:
+                state = child | (child_down << 64)
+                if state in seen:
+                    continue
+                if self.memo_size < MEMO_LIMIT:
+                    seen.add(state)
+                    self.memo_size += 1
+            self.path.append((hole, index))
+            self._node(depth + 1, child, child_down)
+            self.path.pop()
+
+    def _record(self, grid: int, key: int, hole: int, index: int) -> None:
+        self.best_key = key
+        self.best_grid = grid
+        self.best = (*self.path, (hole, index))
+
+    def moves(self) -> list[Move]:
+        if self.best is None:
+            return []
+        return [Move(hole, self.legal[hole][index][0]) for hole, index in self.best]
+
+
+def _answer(search: _Search, started: float, proof: str) -> Answer:
+    points, left = divmod(search.best_key, KEY_CARDS)
+    return certified(
+        search.puzzle, search.moves(), points, left, started=started, method=METHOD, proof=proof
+    )
+
+
+def minimum(
+    puzzle: Puzzle,
+    *,
+    timeout: float = 60.0,
+    progress: Progress = quiet,
+    first: Move | None = None,
+) -> Answer:
+    """The lowest score, then fewest cards (S3), by exhaustive search with branch and bound."""
+    started = time.perf_counter()
+    search = _Search(
+        puzzle,
+        Deadline(timeout),
+        bound=1 << 30,
+        first=first,
+    )
+    progress(f"search: {puzzle.turns} steps")
+    search.run()
+    if search.best is None:
+        raise GaveUp("the search found no leaf before the time limit")
+    proof = "" if search.timed_out else "exhaustive search"
+    progress(
+        f"search: {search.nodes} nodes, {search.leaves} leaves, "
+        f"{search.memo_size} states memoised"
+    )
+    return _answer(search, started, proof)
+
+
+def at_most(puzzle: Puzzle, bound: int, *, timeout: float = 60.0) -> Answer | None:
+    """A witness whose score is ≤ bound, or None when the exhaustive search found none."""
+    started = time.perf_counter()
+    search = _Search(
+        puzzle,
+        Deadline(timeout),
+        bound=(bound + 1) * KEY_CARDS,
+        stop_below=(bound + 1) * KEY_CARDS,
+    )
+    search.run()
+    if search.best is not None:
+        return _answer(search, started, "")
+    if search.timed_out:
+        raise GaveUp(f"the search ran out of time (limit {timeout:g} s)")
+    return None
+
+
+def reach(puzzle: Puzzle, target: Grid, *, timeout: float = 60.0) -> Answer | None:
+    """A witness that ends on exactly `target`, or None when the exhaustive search found none."""
+    started = time.perf_counter()
+    word = bits.pack(target)
+    search = _Search(
+        puzzle,
+        Deadline(timeout),
+        bound=1 << 30,
+        target=word,
+    )
+    search.run()
+    if search.best is not None and search.best_grid == word:
+        return _answer(search, started, "")
+    if search.timed_out:
+        raise GaveUp(f"the search ran out of time (limit {timeout:g} s)")
+    return None
+
+
+def rank(puzzle: Puzzle, *, timeout: float = 60.0, progress: Progress = quiet) -> list[RankedMove]:
+    """Every legal first move with the best reachable (score, cards), best first."""
+    deadline = Deadline(timeout)
+    firsts = [
+        Move(hole, push)
+        for hole in sorted(puzzle.face_down)
+        for push, _ in tables.LEGAL[puzzle.variant][hole]
+    ]
+    ranked: list[RankedMove] = []
+    for number, move in enumerate(firsts, start=1):
+        progress(f"search: first move {number}/{len(firsts)}: {move}")
+        answer = minimum(puzzle, timeout=max(0.001, deadline.left()), first=move)
+        ranked.append(RankedMove(move, answer.points, answer.remaining, answer))
+    ranked.sort(key=lambda r: (r.points, r.remaining, r.move))
+    return ranked
