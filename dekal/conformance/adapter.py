@@ -13,7 +13,6 @@ FACTORY returns either such a game API or any object with `handle(request) -> re
 from __future__ import annotations
 
 import itertools
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -22,7 +21,6 @@ from dekal.conformance import PROTOCOL_VERSION
 from dekal.conformance.protocol import Message, refusal
 from dekal_ref.errors import IllegalAction, NotationError
 from dekal_ref.notation import (
-    CELL_NAMES,
     cell_name,
     format_grid,
     parse_cell,
@@ -31,10 +29,6 @@ from dekal_ref.notation import (
     parse_value,
     parse_variant,
 )
-
-OFF_GRID_CELL = re.compile(r"^[a-z][0-9]+$")
-OFF_GRID = 99  # a cell index no grid has: the engine refuses it with T1 in the rules' order
-VALUE_SYMBOLS = "123456789T"
 
 
 class BadRequest(Exception):
@@ -55,15 +49,12 @@ def _field(request: Message, name: str, kind: type | tuple[type, ...] = str) -> 
 
 
 def _deal_grid(text: object, seat: int) -> tuple[int, ...]:
-    """M3: a deal grid is 4 rows of 4 cards of value 1–10; anything else breaks M3."""
-    if not isinstance(text, str):
-        raise IllegalAction("M3", f"seat {seat}'s grid must be a grid string")
-    rows = text.split("/")
+    """A deal grid as sixteen values, holes as 0. Text that is not 4 rows of 4 symbols
+    (1–9, T, .) is a notation error; a hole is left for the engine to refuse (M3)."""
+    rows = text.split("/") if isinstance(text, str) else []
     if len(rows) != 4 or any(len(row) != 4 for row in rows):
-        raise IllegalAction("M3", f"seat {seat}'s grid {text!r} must be 4 rows of 4 cards")
-    if any(symbol not in VALUE_SYMBOLS for symbol in "".join(rows).upper()):
-        raise IllegalAction("M3", f"seat {seat}'s grid {text!r} must hold cards 1–9 and T only")
-    return parse_grid(text, allow_hole=False)
+        raise NotationError("deal", f"seat {seat}'s grid {text!r} is not 4 rows of 4 cells")
+    return tuple(0 if symbol == "." else parse_value(symbol, "deal") for symbol in "".join(rows))
 
 
 class ProtocolAdapter:
@@ -136,19 +127,17 @@ class ProtocolAdapter:
         if not isinstance(pile_text, str):
             raise BadRequest("the pile is a string of card values")
         pile_text = "" if pile_text == "-" else pile_text
-        if any(symbol not in VALUE_SYMBOLS for symbol in pile_text.upper()):
-            raise IllegalAction("M1", f"the pile {pile_text!r} must hold cards 1–9 and T only")
+        pile = tuple(parse_value(symbol, "pile") for symbol in pile_text)
         grids = tuple(_deal_grid(text, seat) for seat, text in enumerate(deal["grids"]))
-        return self.api.Deal(grids=grids, pile=tuple(parse_value(s) for s in pile_text))
+        return self.api.Deal(grids=grids, pile=pile)
 
     def new_game(self, request: Message) -> Message:
         rules = _field(request, "rules", dict)
         players = rules.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
             raise BadRequest("rules.players must be a number")
-        deal = request.get("deal")
-        grids = deal.get("grids") if isinstance(deal, dict) else None
-        count = len(grids) if isinstance(grids, list) else players
+        deal = self._deal(request.get("deal"))
+        count = len(deal.grids)
         if players != count or not 2 <= players <= 6:
             shown = f"{players} players with {count} grids"
             raise IllegalAction("M2", f"Dékal is 2 to 6 players, one grid each ({shown})")
@@ -168,7 +157,7 @@ class ProtocolAdapter:
         game_rules = self.api.Rules(
             players=players, push=push_rule, first=first_rule, threshold=threshold
         )
-        self.state = self.api.new_game(game_rules, self._deal(deal), first)
+        self.state = self.api.new_game(game_rules, deal, first)
         return {}
 
     def _game(self) -> Any:
@@ -188,11 +177,7 @@ class ProtocolAdapter:
             raise NotationError("seat", f"{seat_text!r} is not a seat number")
         seat = int(seat_text)
         if verb == "reveal":
-            on_grid = argument in CELL_NAMES
-            if not on_grid and not OFF_GRID_CELL.match(argument):
-                raise NotationError("cell", f"{argument!r} is not a cell")
-            cell = parse_cell(argument) if on_grid else OFF_GRID
-            self.state = self.api.reveal(state, seat, cell)
+            self.state = self.api.reveal(state, seat, parse_cell(argument))
         elif verb == "take":
             self.state = self.api.take(state, seat, parse_value(argument))
         else:

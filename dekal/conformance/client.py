@@ -11,9 +11,11 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import os
 import queue
 import shlex
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -74,7 +76,31 @@ def handshake(engine: Engine, timeout: float) -> Message:
             f"the engine speaks protocol {reply.get('protocol')!r}; "
             f"this runner speaks {PROTOCOL_VERSION}"
         )
-    return reply
+    info = {key: value for key, value in reply.items() if key not in ("id", "ok")}
+    problem = hello_problem(info)
+    if problem:
+        raise EngineUnusable(f"hello: {problem} (see spec/protocol.md, 'hello')")
+    return info
+
+
+def hello_problem(info: Message) -> str | None:
+    """What is wrong with a hello reply's claims, if anything."""
+    players, variants, features = (
+        info.get("players"),
+        info.get("variants"),
+        info.get("features", []),
+    )
+    if not isinstance(players, list) or not all(isinstance(p, int) for p in players):
+        return "'players' must be a list of numbers"
+    if not isinstance(variants, dict):
+        return "'variants' must be an object with 'push' and 'first' lists"
+    for name in ("push", "first"):
+        listed = variants.get(name)
+        if not isinstance(listed, list) or not all(isinstance(v, str) for v in listed):
+            return f"'variants.{name}' must be a list of names"
+    if not isinstance(features, list) or not all(isinstance(f, str) for f in features):
+        return "'features' must be a list of names"
+    return None
 
 
 class SubprocessEngine:
@@ -186,10 +212,12 @@ Handler = Callable[[Message], Message]
 
 
 class InProcessEngine:
-    """A Python engine called in-process: an object with handle(request) -> reply.
+    """A Python engine called in-process: an object with handle(request) -> reply, or a game
+    API like dekal_ref's (wrapped in a ProtocolAdapter).
 
-    The handler runs in a worker thread so that a hang becomes a timeout; a hung worker is
-    abandoned (daemon thread) and the engine is rebuilt from its factory.
+    The handler runs in one worker thread so that a hang becomes a timeout; a hung worker is
+    abandoned (a daemon thread with its own queues) and the engine is rebuilt from its factory.
+    Requests and replies go through JSON, as they would over a pipe.
     """
 
     def __init__(
@@ -200,49 +228,55 @@ class InProcessEngine:
         self.timeout = timeout
         self.next_id = 0
         self.info: Message = {}
-        self.handler: Handler = self._build()
-        self.info = handshake(self, timeout)
+        self.requests: queue.Queue[str | None] = queue.Queue()
+        self.replies: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.start()
 
-    def _build(self) -> Handler:
+    def start(self) -> None:
         try:
             made = self.factory()
         except Exception as error:  # the user's factory: any failure means unusable
             raise EngineUnusable(f"the factory failed: {type(error).__name__}: {error}") from None
-        if hasattr(made, "handle"):
-            return made.handle  # type: ignore[no-any-return]
-        return ProtocolAdapter(made, name=self.label).handle
+        handler: Handler = (
+            made.handle
+            if hasattr(made, "handle")
+            else ProtocolAdapter(made, name=self.label).handle
+        )
+        self.requests, self.replies = queue.Queue(), queue.Queue()
+        threading.Thread(
+            target=self._work, args=(handler, self.requests, self.replies), daemon=True
+        ).start()
+        self.info = handshake(self, self.timeout)
+
+    @staticmethod
+    def _work(
+        handler: Handler, requests: queue.Queue[str | None], replies: queue.Queue[tuple[str, Any]]
+    ) -> None:
+        while (line := requests.get()) is not None:
+            try:
+                reply = handler(json.loads(line))
+                replies.put(("reply", json.dumps(reply)))
+            except BaseException as error:  # noqa: BLE001 - an engine crash is a case error
+                replies.put(("crash", error))
 
     def request(self, message: Message, timeout: float) -> Message:
         self.next_id += 1
         message = {"id": self.next_id, **message}
-        box: list[Any] = []
-
-        def work() -> None:
-            try:
-                box.append(("reply", self.handler(json.loads(json.dumps(message)))))
-            except BaseException as error:  # noqa: BLE001 - an engine crash is a case error
-                box.append(("crash", error))
-
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
-        worker.join(timeout)
-        if not box:
-            raise EngineError(f"no reply within {timeout:.1f} s to {message['cmd']!r}")
-        tag, value = box[0]
+        self.requests.put(json.dumps(message))
+        try:
+            tag, value = self.replies.get(timeout=timeout)
+        except queue.Empty:
+            raise EngineError(f"no reply within {timeout:.1f} s to {message['cmd']!r}") from None
         if tag == "crash":
             raise EngineError(f"the engine raised {type(value).__name__}: {value}")
-        try:
-            reply = json.loads(json.dumps(value))
-        except (TypeError, ValueError):
-            raise EngineError("the reply cannot be written as JSON") from None
-        return check_reply(reply, self.next_id)
+        return check_reply(json.loads(value), self.next_id)
 
     def restart(self) -> None:
-        self.handler = self._build()
-        self.info = handshake(self, self.timeout)
+        self.close()
+        self.start()
 
     def close(self) -> None:
-        return None
+        self.requests.put(None)
 
     def diagnostics(self) -> str:
         return ""
@@ -253,6 +287,8 @@ def load_factory(spec: str) -> Callable[[], Any]:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise ValueError(f"{spec!r}: write MODULE:FACTORY, like mypackage.engine:make_engine")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` would: the user's modules first
     module = importlib.import_module(module_name)
     factory = getattr(module, attribute, None)
     if not callable(factory):

@@ -365,7 +365,12 @@ def game_case(game: sources.Game) -> Case:
         "setup": setup,
     }
     if game.refuse_setup:
-        return {**base, "expect": {"ok": False, "rule": game.refuse_setup}}
+        refusal = (
+            {"ok": False, "kind": "notation"}
+            if game.refuse_setup == "notation"
+            else {"ok": False, "rule": game.refuse_setup}
+        )
+        return {**base, "expect": refusal}
     start = recorder.initial
     return {**base, "start": {"position": start, **who_acts(start)}, "steps": recorder.steps}
 

@@ -95,7 +95,7 @@ def run_text(run: Run, show: int = 20) -> str:
     parts = [
         f"engine {name} ({run.engine}), suite {SUITE_VERSION}, protocol {PROTOCOL_VERSION}",
         matrix_text(run),
-        f"{len(run.outcomes)} cases: {totals}",
+        f"{len(run.outcomes)} case{'' if len(run.outcomes) == 1 else 's'}: {totals}",
     ]
     unexpected = run.unexpected
     for outcome in unexpected[:show]:

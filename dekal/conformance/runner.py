@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dekal.conformance.client import Engine, EngineError
-from dekal.conformance.protocol import Message, public_view
+from dekal.conformance.protocol import Message, position_fields, public_view
 from dekal.conformance.vectors import Case
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
@@ -257,25 +257,27 @@ class CaseRun:
                 legal = self.must_succeed(self.ask("legal"), number, "legal", "actions")
                 compare_sets(number, sent, "legal actions", expect["legal"], legal)
             if "result" in expect:
-                self.check_result(number, sent, expect["result"])
+                self.check_result(number, sent, expect["result"], position)
 
-    def check_result(self, step: int, sent: str, expect: Message) -> None:
+    def check_result(self, step: int, sent: str, expect: Message, position: str) -> None:
         reply = self.ask("result")
         self.must_succeed(reply, step, "result", "scores")
         raw_scores = reply.get("scores")
         scores: list[Any] = raw_scores if isinstance(raw_scores, list) else []
+        grids = position_fields(position).get("grids", "").split("|")
         for seat, wanted in enumerate(expect["scores"]):
             got = scores[seat] if seat < len(scores) and isinstance(scores[seat], dict) else {}
-            for name in ("points", "remaining"):
-                if got.get(name) != wanted[name]:
-                    what = f"seat {seat}'s {name} differ (S1, S2)"
-                    raise Diverged(
-                        Divergence(step, sent, what, str(wanted[name]), str(got.get(name)))
-                    )
-            if cell_list(got.get("cancelled")) != sorted(wanted["cancelled"]):
-                what = f"seat {seat}'s cancelled cells differ (S1)"
-                expected, actual = " ".join(wanted["cancelled"]), str(got.get("cancelled"))
-                raise Diverged(Divergence(step, sent, what, expected, actual))
+            same = [got.get(name) == wanted[name] for name in ("points", "remaining")]
+            if all(same) and cell_list(got.get("cancelled")) == sorted(wanted["cancelled"]):
+                continue
+            what = (
+                f"seat {seat}'s score differs (S1, S2): expected {wanted['points']} points with "
+                f"{wanted['remaining']} cards left, the engine says {got.get('points')} with "
+                f"{got.get('remaining')}; cancelled cells are bracketed"
+            )
+            grid = grids[seat] if seat < len(grids) else ""
+            marks = (tuple(wanted["cancelled"]), tuple(cell_list(got.get("cancelled"))))
+            raise Diverged(Divergence(step, sent, what, grid, grid, "grid", marks))
         if reply.get("totals") != expect["totals"]:
             what, expected = "the totals differ (S4)", str(expect["totals"])
             raise Diverged(Divergence(step, sent, what, expected, str(reply.get("totals"))))

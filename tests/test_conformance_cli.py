@@ -1,0 +1,237 @@
+"""`dekal conformance run` and `fuzz` end to end: real subprocess engines (this file is also a
+small faulty engine: `python tests/test_conformance_cli.py MODE`), exit codes, reports,
+--expect, --junit, --json, and fuzz catching a broken engine and saving a replayable case."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+from dekal.cli.app import app
+from typer.testing import CliRunner
+
+from dekal.conformance.vectors import load_cases, schema
+
+HERE = Path(__file__).resolve()
+PYTHON = shlex.quote(sys.executable)
+REF = f"{PYTHON} -m dekal.conformance.serve --engine ref"
+runner = CliRunner()
+
+
+def faulty(mode: str) -> str:
+    return f"{PYTHON} {shlex.quote(str(HERE))} {mode}"
+
+
+def dekal(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout
+
+
+def test_the_bundled_engines_pass_and_the_json_names_the_versions() -> None:
+    code, out = dekal("conformance", "run", "--filter", "T3,perft-0005", "--json")
+    report = json.loads(out)
+    assert code == 0 and (report["suite"], report["protocol"], report["ok"]) == ("v1", 1, True)
+    assert [e["hello"]["name"] for e in report["engines"]] == ["dekal-ref", "dekal-fast"]
+    assert all(e["summary"]["fail"] == 0 and e["summary"]["pass"] > 20 for e in report["engines"])
+
+
+def test_a_subprocess_engine_runs_the_whole_suite() -> None:
+    total = len(load_cases())
+    code, out = dekal("conformance", "run", "--engine", REF)
+    assert code == 0 and f"{total} cases: {total} pass" in out
+    lines = out.splitlines()
+    assert lines[0].startswith("engine dekal-ref") and lines[2].split()[:3] == [
+        "rule",
+        "pass",
+        "fail",
+    ]
+
+
+def test_a_broken_engine_fails_with_exit_1_a_matrix_and_pictures(tmp_path: Path) -> None:
+    junit = tmp_path / "report.xml"
+    code, out = dekal(
+        "conformance",
+        "run",
+        "--python",
+        "test_conformance_runner:diagonal",
+        "--filter",
+        "score-0001,score-0003,game-0005",
+        "--junit",
+        str(junit),
+    )
+    assert code == 1
+    assert "FAIL score-0003" in out and "FAIL game-0005" in out
+    assert "cancelled cells are bracketed" in out and "[" in out
+    matrix = {
+        line.split()[0]: line
+        for line in out.splitlines()
+        if line[:1] in "MTPFSB" and line[1:2].isdigit()
+    }
+    assert "✗" in matrix["S1"]
+    suites = ET.parse(junit).getroot()
+    assert suites.find("testsuite").get("failures") == "2"  # type: ignore[union-attr]
+
+
+def test_expect_file_turns_known_failures_into_expected_ones(tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_text("# our engine cancels diagonals\nscore-0003 diagonal cancellation\n")
+    code, out = dekal(
+        "conformance",
+        "run",
+        "--python",
+        "test_conformance_runner:diagonal",
+        "--filter",
+        "score-0001,score-0003",
+        "--expect",
+        str(known),
+    )
+    assert code == 0 and "1 expected failure" in out
+    known.write_text(json.dumps({"score-0001": "listed by mistake", "score-0003": "diagonals"}))
+    code, out = dekal(
+        "conformance",
+        "run",
+        "--python",
+        "test_conformance_runner:diagonal",
+        "--filter",
+        "score-0001,score-0003",
+        "--expect",
+        str(known),
+    )
+    assert code == 1 and "UNEXPECTED PASS score-0001" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["--engine", "x", "--python", "y:z"], 2),
+        (["--filter", "no-such-case"], 2),
+        (["--python", "no_such_module:factory"], 3),
+        (["--engine", "/no/such/engine"], 3),
+    ],
+)
+def test_bad_usage_and_unusable_engines_have_their_exit_codes(args: list[str], code: int) -> None:
+    assert dekal("conformance", "run", *args)[0] == code
+
+
+def test_an_engine_that_breaks_the_handshake_is_unusable() -> None:
+    assert (
+        dekal("conformance", "run", "--engine", faulty("protocol-2"), "--filter", "score-0001")[0]
+        == 3
+    )
+    assert (
+        dekal(
+            "conformance",
+            "run",
+            "--engine",
+            faulty("silent"),
+            "--filter",
+            "score-0001",
+            "--timeout",
+            "0.5",
+        )[0]
+        == 3
+    )
+
+
+def test_subprocess_crashes_hangs_and_garbage_are_errors_and_the_run_goes_on() -> None:
+    for mode, kind in (
+        ("crash-on-legal", "game-0001"),
+        ("hang-on-perft", "perft-0001"),
+        ("garbage-on-score", "score-0002"),
+    ):
+        code, out = dekal(
+            "conformance",
+            "run",
+            "--engine",
+            faulty(mode),
+            "--timeout",
+            "1",
+            "--filter",
+            f"{kind},pushes-0003,push-0001,M2-neg-0001",
+            "--json",
+        )
+        report = json.loads(out)["engines"][0]
+        by_id = {c["id"]: c["status"] for c in report["cases"]}
+        assert code == 1 and by_id.pop(kind) == "error", mode
+        assert set(by_id.values()) == {"pass"}, mode
+
+
+def test_fuzz_finds_nothing_in_the_reference() -> None:
+    code, out = dekal(
+        "conformance", "fuzz", "--engine", REF, "--games", "4", "--seed", "3", "--json"
+    )
+    report = json.loads(out)
+    assert (
+        code == 0 and report["games"] == 4 and report["divergences"] == 0 and report["steps"] > 300
+    )
+
+
+def test_fuzz_catches_a_broken_engine_shrinks_it_and_saves_a_case(tmp_path: Path) -> None:
+    code, out = dekal(
+        "conformance",
+        "fuzz",
+        "--python",
+        "test_conformance_runner:direct_placement",
+        "--games",
+        "20",
+        "--seed",
+        "1",
+        "--save",
+        str(tmp_path),
+    )
+    assert code == 1 and "1 divergence" in out
+    assert "[Format" in out and "the reference refused with rule P1, the engine accepted" in out
+    (saved,) = tmp_path.glob("fuzz-*.jsonl")
+    case = json.loads(saved.read_text())
+    jsonschema.validate(case, schema())
+    assert case["steps"][-1]["expect"] == {"ok": False, "rule": "P1"}
+    assert dekal("conformance", "run", "--engine", REF, "--cases", str(saved))[0] == 0
+    code, out = dekal(
+        "conformance",
+        "run",
+        "--python",
+        "test_conformance_runner:direct_placement",
+        "--cases",
+        str(tmp_path),
+    )
+    assert code == 1 and "expected refused with rule P1, the engine accepted" in out
+
+
+# -- this file as a faulty engine ---------------------------------------------------------------
+def serve_faulty(mode: str) -> None:
+    """The reference, with one fault: used as a subprocess engine by the tests above."""
+    import dekal_ref
+    from dekal.conformance.adapter import ProtocolAdapter
+
+    adapter = ProtocolAdapter(dekal_ref)
+    for line in sys.stdin:
+        request = json.loads(line)
+        cmd = request.get("cmd")
+        if mode == "silent":
+            continue
+        reply = adapter.handle(request)
+        if mode == "protocol-2" and cmd == "hello":
+            reply["protocol"] = 2
+        if mode == "crash-on-legal" and cmd == "legal":
+            os._exit(3)
+        if mode == "hang-on-perft" and cmd == "perft":
+            time.sleep(30)
+        if mode == "garbage-on-score" and cmd == "score":
+            sys.stdout.write("Traceback (most recent call last): oops\n")
+            sys.stdout.flush()
+            continue
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+        if cmd == "quit":
+            return
+
+
+if __name__ == "__main__":
+    serve_faulty(sys.argv[1])

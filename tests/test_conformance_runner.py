@@ -1,0 +1,300 @@
+"""The runner judges engines: ours pass everything; deliberately broken ones are caught,
+case by case, with the rule and the step named; crashes, hangs and garbage are errors, the
+engine is restarted and the run goes on.
+
+The broken engines below are small wrappers around dekal_ref, each with one planted bug.
+They are also the factories used by the CLI tests (`--python test_conformance_runner:…`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import dekal_ref
+from dekal.conformance.adapter import ProtocolAdapter
+from dekal.conformance.client import EngineUnusable, InProcessEngine, bundled_engine
+from dekal.conformance.protocol import Message
+from dekal.conformance.runner import Run, run_suite
+from dekal.conformance.vectors import load_cases, matches
+from dekal_ref.errors import IllegalAction
+from dekal_ref.notation import HOLE, SIZE
+from dekal_ref.scoring import Score
+
+CASES = load_cases()
+
+
+def subset(*tokens: str) -> list[dict[str, Any]]:
+    return [case for case in CASES if matches(case, list(tokens))]
+
+
+def judge(factory: Any, cases: list[dict[str, Any]], timeout: float = 5.0, **kwargs: Any) -> Run:
+    engine = InProcessEngine(factory, getattr(factory, "__name__", "engine"), timeout)
+    try:
+        return run_suite(engine, cases, timeout=timeout, **kwargs)
+    finally:
+        engine.close()
+
+
+def statuses(run: Run) -> dict[str, str]:
+    return {outcome.id: outcome.status for outcome in run.outcomes}
+
+
+# -- broken engines: each one planted bug ---------------------------------------------------
+def api(**overrides: Any) -> SimpleNamespace:
+    """dekal_ref's game API with some functions replaced."""
+    names = {name: getattr(dekal_ref, name) for name in dir(dekal_ref) if not name.startswith("_")}
+    return SimpleNamespace(**{**names, **overrides})
+
+
+def _diagonal_score(grid: tuple[int, ...]) -> Score:
+    """Bug: cards touching only by a corner cancel too."""
+    cancelled = set()
+    for cell, value in enumerate(grid):
+        row, column = divmod(cell, SIZE)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                r, c = row + dr, column + dc
+                if (
+                    (dr or dc)
+                    and 0 <= r < SIZE
+                    and 0 <= c < SIZE
+                    and value != HOLE
+                    and grid[r * SIZE + c] == value
+                ):
+                    cancelled.add(cell)
+    left = [v for cell, v in enumerate(grid) if v != HOLE and cell not in cancelled]
+    return Score(sum(left), len(left), frozenset(cancelled))
+
+
+def diagonal() -> SimpleNamespace:
+    return api(
+        score_grid=_diagonal_score,
+        round_scores=lambda state: [_diagonal_score(state.values(s)) for s in range(state.players)],
+    )
+
+
+def wrong_rule() -> SimpleNamespace:
+    """Bug: revealing a face-up card is refused, but with the wrong rule ID (T3, not T1)."""
+
+    def reveal(state: Any, seat: int, cell: int) -> Any:
+        try:
+            return dekal_ref.reveal(state, seat, cell)
+        except IllegalAction as error:
+            raise IllegalAction("T3" if error.rule == "T1" else error.rule, error.message) from None
+
+    return api(reveal=reveal)
+
+
+def direct_placement() -> SimpleNamespace:
+    """Bug: a slide push from the edge the hole touches is accepted (the card drops in)."""
+
+    def push(state: Any, seat: int, move: Any) -> Any:
+        try:
+            return dekal_ref.push(state, seat, move)
+        except IllegalAction as error:
+            if error.rule != "P1":
+                raise
+            fallback = dekal_ref.legal_actions(state)[0]
+            return dekal_ref.apply(state, fallback)
+
+    return api(push=push)
+
+
+def highest_wins() -> SimpleNamespace:
+    """Bug: the highest score wins (S3 read backwards)."""
+
+    def ranking(state: Any) -> list[Any]:
+        standings = dekal_ref.ranking(state)
+        worst = max(s.place for s in standings)
+        flipped = [replace(s, place=worst + 1 - s.place) for s in standings]
+        return sorted(flipped, key=lambda s: (s.place, s.seat))
+
+    return api(ranking=ranking)
+
+
+class ChangesOnRefusal(ProtocolAdapter):
+    """Bug: a refused take still removes a card from the centre (B1 broken)."""
+
+    def action(self, request: Message) -> Message:
+        before = self.state
+        try:
+            return super().action(request)
+        except IllegalAction:
+            if before is not None and before.centre and request["action"].startswith("take"):
+                self.state = replace(before, centre=before.centre[1:])
+            raise
+
+
+def changes_on_refusal() -> ChangesOnRefusal:
+    return ChangesOnRefusal(dekal_ref)
+
+
+class SeatByPerft(ProtocolAdapter):
+    """Bug: perft counts each seat's reveal as a node instead of one joint reveal."""
+
+    def perft(self, request: Message) -> Message:
+        def count(state: Any, depth: int) -> int:
+            if depth == 0:
+                return 1
+            return sum(
+                count(dekal_ref.apply(state, a), depth - 1) for a in dekal_ref.legal_actions(state)
+            )
+
+        depth = request["depth"]
+        divide = (
+            {
+                str(a): count(dekal_ref.apply(self.state, a), depth - 1)
+                for a in dekal_ref.legal_actions(self.state)
+            }
+            if depth
+            else {}
+        )
+        return {"nodes": sum(divide.values()) if depth else 1, "divide": divide}
+
+
+def seat_by_perft() -> SeatByPerft:
+    return SeatByPerft(dekal_ref)
+
+
+class Faulty(ProtocolAdapter):
+    """Crashes, hangs or answers garbage on one command (and is fine otherwise)."""
+
+    def __init__(self, fault: str, command: str) -> None:
+        super().__init__(dekal_ref)
+        self.fault, self.command = fault, command
+
+    def handle(self, request: Message) -> Any:
+        if request.get("cmd") == self.command:
+            if self.fault == "crash":
+                raise RuntimeError("planted crash")
+            if self.fault == "hang":
+                time.sleep(3)
+            if self.fault == "garbage":
+                return ["not", "an", "object"]
+            if self.fault == "wrong-id":
+                return {**super().handle(request), "id": -1}
+            if self.fault == "shape":
+                return {
+                    "id": request["id"],
+                    "ok": True,
+                    "points": "many",
+                    "remaining": None,
+                    "cancelled": 7,
+                }
+        return super().handle(request)
+
+
+# -- tests --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["ref", "fast"])
+def test_bundled_engines_pass_every_case(name: str) -> None:
+    engine = bundled_engine(name)
+    run = run_suite(engine, CASES)
+    engine.close()
+    assert (run.count("pass"), run.unexpected) == (len(CASES), [])
+
+
+def test_diagonal_cancellation_is_caught_with_a_picture() -> None:
+    run = judge(diagonal, subset("score-0001", "score-0003", "score-0007", "game-0001"))
+    assert statuses(run) == {
+        "score-0001": "pass",
+        "score-0003": "fail",
+        "score-0007": "fail",
+        "game-0001": "fail",
+    }
+    from dekal.conformance.report import run_text
+
+    text = run_text(run)
+    assert "FAIL score-0003" in text and "[" in text  # cancelled cells are bracketed in the picture
+    game = next(o for o in run.outcomes if o.id == "game-0001")
+    assert game.divergence is not None and "S1" in game.divergence.what
+
+
+def test_a_refusal_with_the_wrong_rule_is_a_failure_not_a_pass() -> None:
+    run = judge(wrong_rule, subset("T1-neg"))
+    failed = [o for o in run.outcomes if o.status == "fail"]
+    assert {o.id for o in failed} >= {"T1-neg-0001", "T1-neg-0003"}
+    assert all(
+        o.divergence.what == "expected refused with rule T1, the engine refused with rule T3"
+        for o in failed
+        if o.divergence
+    )
+
+
+def test_a_forbidden_push_accepted_is_caught_at_its_step() -> None:
+    run = judge(direct_placement, subset("P1-neg-0001", "game-0201"))
+    outcome = next(o for o in run.outcomes if o.id == "P1-neg-0001")
+    assert outcome.status == "fail" and outcome.divergence is not None
+    assert outcome.divergence.step == 4 and outcome.divergence.sent == "push 0 T"
+    assert outcome.divergence.what == "expected refused with rule P1, the engine accepted"
+
+
+def test_a_reversed_ranking_is_caught() -> None:
+    run = judge(highest_wins, subset("game-0002", "game-0301"))
+    # A shared victory reads the same both ways: only the game with a winner fails.
+    assert statuses(run) == {"game-0002": "fail", "game-0301": "pass"}
+
+
+def test_a_refusal_that_changes_the_state_breaks_b1() -> None:
+    run = judge(changes_on_refusal, subset("T3-neg-0003"))
+    outcome = run.outcomes[0]
+    assert outcome.status == "fail" and outcome.divergence is not None
+    assert outcome.divergence.what == "the position changed after a refused action (B1)"
+
+
+def test_perft_under_another_convention_is_caught() -> None:
+    run = judge(seat_by_perft, subset("perft"))
+    assert run.count("fail") >= 10 and statuses(run)["perft-0013"] == "pass"  # depth 0 agrees
+
+
+@pytest.mark.parametrize(
+    ("fault", "command", "kind", "status"),
+    [
+        ("crash", "legal", "game", "error"),
+        ("hang", "perft", "perft", "error"),
+        ("garbage", "score", "score", "error"),
+        ("wrong-id", "push", "push", "error"),
+        ("shape", "score", "score", "fail"),  # well framed, wrong values: a failure
+    ],
+)
+def test_faults_are_errors_and_the_run_goes_on(
+    fault: str, command: str, kind: str, status: str
+) -> None:
+    cases = [c for c in CASES if c["kind"] == kind][:3] + subset("pushes-0001", "M2-neg-0001")
+    run = judge(lambda: Faulty(fault, command), cases, timeout=0.5)
+    affected = [o for o in run.outcomes if o.case["kind"] == kind]
+    assert len(affected) == 3 and all(o.status == status for o in affected)
+    others = [o for o in run.outcomes if o not in affected]
+    assert others and all(o.status == "pass" for o in others)  # restarted, the run went on
+
+
+def test_expected_failures_and_unexpected_passes() -> None:
+    known = {"score-0003": "we cancel diagonals on purpose", "score-0001": "listed by mistake"}
+    run = judge(diagonal, subset("score-0001", "score-0003"), expected_failures=known)
+    assert statuses(run) == {"score-0001": "xpass", "score-0003": "xfail"}
+    assert [o.id for o in run.unexpected] == ["score-0001"]
+
+
+def test_a_case_the_engine_does_not_claim_is_skipped() -> None:
+    class SlideOnly(ProtocolAdapter):
+        def __init__(self) -> None:
+            super().__init__(dekal_ref, push_variants=("slide",), features=("match",))
+
+    run = judge(SlideOnly, subset("pushes", "perft-0001"))
+    assert run.count("skip") == 17 and run.count("pass") == 16  # 16 eject pushes + 1 perft skipped
+
+
+def test_an_engine_that_cannot_say_hello_is_unusable() -> None:
+    with pytest.raises(EngineUnusable):
+        InProcessEngine(lambda: Faulty("crash", "hello"), "mute", 1.0)
+
+    class OtherProtocol(ProtocolAdapter):
+        def hello(self, request: Message) -> Message:
+            return {**super().hello(request), "protocol": 2}
+
+    with pytest.raises(EngineUnusable, match="protocol 2"):
+        InProcessEngine(lambda: OtherProtocol(dekal_ref), "v2", 1.0)
