@@ -15,6 +15,7 @@ from dekal.cli.common import (
     print_json,
     user_errors,
 )
+from rich.text import Text
 
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import (
@@ -72,7 +73,7 @@ def score(
             if json_output:
                 print_json({"grid": text, "error": describe(error)})
             else:
-                err.print(f"error: {text}: {describe(error)}", style="red")
+                err.print(Text(f"error: {text}: {describe(error)}", style="red"))
             continue
         cancelled = sorted(result.cancelled)
         if json_output:
@@ -87,7 +88,7 @@ def score(
         else:
             out.print(grid_picture(grid, result.cancelled, title=format_grid(grid)))
             names = " ".join(cell_name(c) for c in cancelled) or "none"
-            out.print(f"  cancelled [x]: {names}")
+            out.print(Text(f"  cancelled [x]: {names}"))
             out.print(f"  score {result.points} with {result.remaining} cards left\n", style="bold")
     if bad:
         raise typer.Exit(EXIT_BAD_INPUT)
