@@ -265,31 +265,38 @@ def shrink(
 ) -> FuzzGame:
     """A shorter game that still diverges: (1) cut after the divergence, (2) drop refused
     actions before it, (3) search seeded random games with as few players as possible whose
-    divergence comes sooner."""
+    divergence comes as soon or sooner, (4) drop refused actions from the winner too."""
     assert game.divergence is not None
-    best = FuzzGame(game.seed, game.setup, game.items[: game.divergence.step], game.divergence)
-    refused = _refused_by_reference(best.setup, best.items)
-    kept = [
-        item for item, bad in zip(best.items[:-1], refused[:-1], strict=True) if not bad
-    ] + best.items[-1:]
-    if len(kept) < len(best.items):
-        found = replay(lock, best.setup, kept)
-        if found is not None and found.step > 0:
-            best = FuzzGame(best.seed, best.setup, kept[: found.step], found)
+    best = _without_refusals(lock, _cut(game))
     for attempt in range(budget):
         if advance is not None:
             advance()
-        players = 2 + attempt % max(1, best.players - 1) if best.players > 2 else 2
+        players = 2 + attempt % max(1, best.players - 1)
         seed = game.seed * 7919 + attempt + 1
-        candidate = play_random(lock, seed, info, players, max_steps=len(best.items) - 1)
-        if candidate.divergence is not None and _smaller(candidate, best):
-            best = FuzzGame(
-                candidate.seed,
-                candidate.setup,
-                candidate.items[: candidate.divergence.step],
-                candidate.divergence,
-            )
-    return best
+        candidate = play_random(lock, seed, info, players, max_steps=len(best.items))
+        if candidate.divergence is not None and _smaller(_cut(candidate), best):
+            best = _cut(candidate)
+    return _without_refusals(lock, best)
+
+
+def _cut(game: FuzzGame) -> FuzzGame:
+    """The game up to and including its diverging step."""
+    assert game.divergence is not None
+    return FuzzGame(game.seed, game.setup, game.items[: game.divergence.step], game.divergence)
+
+
+def _without_refusals(lock: LockStep, game: FuzzGame) -> FuzzGame:
+    """Drop the actions the reference refused before the last step, if it still diverges."""
+    refused = _refused_by_reference(game.setup, game.items)
+    kept = [
+        item for item, bad in zip(game.items[:-1], refused[:-1], strict=True) if not bad
+    ] + game.items[-1:]
+    if len(kept) == len(game.items):
+        return game
+    found = replay(lock, game.setup, kept)
+    if found is None or found.step == 0:
+        return game
+    return FuzzGame(game.seed, game.setup, kept[: found.step], found)
 
 
 def _smaller(a: FuzzGame, b: FuzzGame) -> bool:

@@ -238,17 +238,13 @@ class CaseRun:
                 reply = self.ask("new_round", deal=step["new_round"])
             if not same_refusal(expect, reply):
                 what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
-                actual = self.ask("position").get("position", "")
-                raise Diverged(
-                    Divergence(
-                        number,
-                        sent,
-                        what,
-                        expect.get("position", position),
-                        str(actual),
-                        "position",
-                    )
+                wanted, actual = (
+                    expect.get("position", position),
+                    self.ask("position").get("position"),
                 )
+                if wanted == actual:  # same position, different verdict: no picture needed
+                    raise Diverged(Divergence(number, sent, what, "", ""))
+                raise Diverged(Divergence(number, sent, what, wanted, str(actual), "position"))
             if not expect["ok"]:
                 self.check_position(number, sent, position, after_refusal=True)
                 continue
