@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 from dekal.cli import conformance, grid_commands
+from dekal.cli import replay as replay_command
 
 app = typer.Typer(
     name="dekal",
@@ -22,6 +23,7 @@ app = typer.Typer(
 
 grid_commands.register(app)
 conformance.register(app)
+replay_command.register(app)
 
 
 def main() -> None:

@@ -681,8 +681,10 @@ def result_of(states: Sequence[GameState], rounds: int) -> PlayedResult:
     return PlayedResult(tuple(scores), tuple(totals), places)
 
 
-def _check_result(rec: GameRecord, played: PlayedResult) -> None:
-    """A written result must be the replay's; a missing one is allowed (nothing to contradict)."""
+def check_result(rec: GameRecord, states: Sequence[GameState]) -> None:
+    """A written result must be the one the replay's `states` show; a missing one is allowed
+    (nothing to contradict). Raises ReplayError naming the rule (S2, S3, S4 or T5)."""
+    played = result_of(states, len(rec.rounds))
     single = rec.rules.threshold is None
     for number, written in enumerate(rec.rounds, start=1):
         shown = played.scores[number - 1]
@@ -738,7 +740,7 @@ def replay(rec: GameRecord) -> list[GameState]:
     `rec.moves()` (new rounds included). Raises ReplayError (an IllegalAction naming the
     round, turn, action and rule) on an illegal step or a result the replay contradicts."""
     states = [step.state for step in iter_replay(rec)]
-    _check_result(rec, result_of(states, len(rec.rounds)))
+    check_result(rec, states)
     return states
 
 

@@ -1,0 +1,325 @@
+"""`dekal replay`: play a game record through the engine, turn by turn (every rule; B1).
+
+The record is read (text or JSON, detected), then replayed step by step. The story of the game
+is told from the steps alone (each action and the state after it), so any engine that yields
+such steps can be plugged in through REPLAYERS.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from dekal.cli.common import EXIT_BAD_INPUT, describe, fail, grid_picture, out, print_json
+from rich.text import Text
+
+from dekal_ref.actions import NewRound, PushMove, Reveal, Take
+from dekal_ref.deal import Deal
+from dekal_ref.errors import DekalError, IllegalAction, NotationError
+from dekal_ref.notation import cell_name, format_grid, value_symbol
+from dekal_ref.position import format_grid_cells, format_position
+from dekal_ref.ranking import ranking, round_scores
+from dekal_ref.record import (
+    GameRecord,
+    ReplayError,
+    Step,
+    check_result,
+    iter_replay,
+    parse_record,
+    record_from_json,
+)
+from dekal_ref.state import GameState, Phase
+
+Replayer = Callable[[GameRecord], Iterator[Step]]
+REPLAYERS: dict[str, Replayer] = {"ref": iter_replay}
+"""Engines that can replay a record: name -> a function yielding each step (B1 on refusal)."""
+
+REPLAY_HELP = """Play a game record through the engine and tell the game turn by turn.
+
+RECORD is a record file, text (.dkr) or JSON (detected), '-' to read it from standard input,
+or the name of a record bundled with Dékal Lab (see spec/examples/):
+
+    dekal replay two-players-first-tie
+    dekal replay spec/examples/three-players-eject-match.dkr --quiet
+    dekal replay game.json --json
+
+Every move is checked (rules T1-T5, P1-P2, F1-F4, M5, S4). A record with an illegal move,
+a deal that is not its seed's, or a written result the replay contradicts is refused with
+one line naming the round, the turn, the action and the rule, and exit code 2. The record
+format is described in spec/notation.md, "Game records".
+"""
+
+
+# --- Reading ------------------------------------------------------------------------------
+
+
+def bundled_examples() -> dict[str, str]:
+    """Bundled record name (file name without .dkr) -> its text."""
+    folder = resources.files("dekal.spec").joinpath("examples")
+    if not folder.is_dir():
+        return {}
+    return {
+        entry.name.removesuffix(".dkr"): entry.read_text(encoding="utf-8")
+        for entry in folder.iterdir()
+        if entry.name.endswith(".dkr")
+    }
+
+
+def read_source(source: str) -> str:
+    """The record's text: '-' is standard input, then a file, then a bundled record's name."""
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    if path.is_file():
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            fail(f"cannot read {source}: {error}")
+    examples = bundled_examples()
+    name = path.name.removesuffix(".dkr")
+    if name in examples and len(path.parts) == 1:
+        return examples[name]
+    known = ", ".join(sorted(examples)) or "none"
+    fail(f"no record file {source!r} (bundled records: {known})")
+
+
+def load_record(text: str) -> GameRecord:
+    """A record from its text or JSON form (JSON when it starts with '{')."""
+    if text.lstrip().startswith("{"):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise NotationError("record", f"not valid JSON: {error}") from None
+        return record_from_json(obj)
+    return parse_record(text)
+
+
+# --- Telling the story --------------------------------------------------------------------
+
+
+def _public_grid(state: GameState, seat: int) -> str:
+    """A seat's grid as the players see it: face-down cards are '?' (M3)."""
+    return format_grid_cells(state.grids[seat], public=True)
+
+
+def _first_player_story(picked: GameState, after: GameState) -> str:
+    """F1–F2 told: the lowest card, and the draws that broke a tie.
+
+    `picked` is the state with every pick made, just before the reveal (T1)."""
+    revealed = [
+        picked.values(seat)[cell] for seat, cell in enumerate(picked.picks) if cell is not None
+    ]
+    lowest = min(revealed)
+    tied = [seat for seat, value in enumerate(revealed) if value == lowest]
+    if len(tied) == 1:
+        return f"seat {after.start} starts: the lowest card, {value_symbol(lowest)} (F1)"
+    seats = ", ".join(str(seat) for seat in tied)
+    draws = " ".join(value_symbol(v) for v in after.removed)
+    if not after.removed:
+        return (
+            f"seats {seats} tie on {value_symbol(lowest)}; the set-aside pile is too short: "
+            f"seat {after.start}, the lowest tied seat, starts (F2)"
+        )
+    return (
+        f"seats {seats} tie on {value_symbol(lowest)}; set-aside draws {draws}: "
+        f"seat {after.start} starts (F2)"
+    )
+
+
+def _with_pick(state: GameState, action: Reveal) -> GameState:
+    """The state with `action`'s pick made but not revealed yet (to tell what was revealed)."""
+    picks = state.picks[: action.seat] + (action.cell,) + state.picks[action.seat + 1 :]
+    return replace(state, picks=picks)
+
+
+def _round_header(state: GameState, deal: Deal) -> Iterator[Text]:
+    if state.start is None:
+        start = "the lowest card revealed on turn 1 will start (F1)"
+    elif state.round == 1:
+        start = f"seat {state.start} was chosen to start (F3)"
+    else:
+        start = f"seat {state.start} starts, left of the last round's first player (F4)"
+    yield Text(f"round {state.round}: {start}", style="bold")
+    for seat, grid in enumerate(deal.grids):
+        yield Text(f"  seat {seat} is dealt {format_grid(grid)}")
+    yield Text(f"  set-aside pile: {len(deal.pile)} cards")
+
+
+def story(steps: Iterator[Step]) -> Iterator[Text]:
+    """The game told as it is replayed: one line (or a picture) per event."""
+    before: GameState | None = None
+    taken: Take | None = None
+    for step in steps:
+        state, action = step.state, step.action
+        if isinstance(action, NewRound):
+            yield from _round_header(state, action.deal)
+        elif isinstance(action, Reveal) and before is not None and state.phase is Phase.TAKE:
+            picked = _with_pick(before, action)
+            reveals = ", ".join(
+                f"seat {seat} {cell_name(cell)} ({value_symbol(picked.values(seat)[cell])})"
+                for seat, cell in enumerate(picked.picks)
+                if cell is not None
+            )
+            yield Text(f"turn {state.turn}: reveals {reveals}")
+            if picked.start is None:
+                yield Text("  " + _first_player_story(picked, state))
+        elif isinstance(action, Take):
+            taken = action
+        elif isinstance(action, PushMove):
+            card = value_symbol(taken.card) if taken is not None else "?"
+            yield Text(
+                f"  seat {action.seat} takes {card}, pushes {action.push}: "
+                f"{_public_grid(state, action.seat)}"
+            )
+            if state.phase in (Phase.NEXT_ROUND, Phase.OVER):
+                yield from _round_result(state)
+        before = state
+
+
+def _round_result(state: GameState) -> Iterator[Text]:
+    yield Text(f"round {state.round} is scored (S1, S2):", style="bold")
+    for seat, score in enumerate(round_scores(state)):
+        yield grid_picture(state.values(seat), score.cancelled, title=f"  seat {seat}")
+        yield Text(f"  seat {seat}: {score.points} points, {score.remaining} cards left\n")
+    if state.rules.threshold is not None:
+        totals = " ".join(str(t) for t in state.totals)
+        yield Text(
+            f"  totals after round {state.round}: {totals} (threshold {state.rules.threshold})"
+        )
+
+
+def ranking_lines(state: GameState) -> Iterator[Text]:
+    standings = ranking(state)
+    match = state.rules.threshold is not None
+    winners = [s.seat for s in standings if s.place == 1]
+    if len(winners) == 1:
+        yield Text(f"seat {winners[0]} wins", style="bold")
+    else:
+        yield Text(f"seats {', '.join(map(str, winners))} share the victory", style="bold")
+    for s in standings:
+        shared = "=" if sum(o.place == s.place for o in standings) > 1 else " "
+        what = f"total {s.total}" if match else f"{s.points} points, {s.remaining} cards left"
+        yield Text(f"  {s.place}{shared} seat {s.seat}: {what}")
+
+
+# --- JSON summary -------------------------------------------------------------------------
+
+
+def summary(rec: GameRecord, states: list[GameState]) -> dict[str, Any]:
+    """What a machine wants to know about a replayed record."""
+    final = states[-1]
+    rounds: list[dict[str, Any]] = []
+    for state in states:
+        if state.phase not in (Phase.NEXT_ROUND, Phase.OVER) or (
+            rounds and rounds[-1]["round"] == state.round
+        ):
+            continue
+        rounds.append(
+            {
+                "round": state.round,
+                "start": state.start,
+                "draws": [value_symbol(v) for v in state.removed],
+                "grids": [format_grid_cells(grid) for grid in state.grids],
+                "scores": [
+                    {
+                        "seat": seat,
+                        "points": s.points,
+                        "remaining": s.remaining,
+                        "cancelled": [cell_name(c) for c in sorted(s.cancelled)],
+                    }
+                    for seat, s in enumerate(round_scores(state))
+                ],
+                "totals": list(state.totals) if state.rules.threshold is not None else None,
+            }
+        )
+    over = final.phase is Phase.OVER
+    standings = ranking(final) if over else []
+    return {
+        "ok": True,
+        "rules": {
+            "players": rec.rules.players,
+            "push": rec.rules.push,
+            "first": rec.rules.first,
+            "threshold": rec.rules.threshold,
+        },
+        "rounds": rounds,
+        "over": over,
+        "ranking": [{"place": s.place, "seat": s.seat} for s in standings],
+        "winners": [s.seat for s in standings if s.place == 1],
+        "position": format_position(final),
+    }
+
+
+def error_json(error: DekalError) -> dict[str, Any]:
+    payload: dict[str, Any] = {"message": describe(error)}
+    if isinstance(error, IllegalAction):
+        payload.update(kind="illegal", rule=error.rule)
+    if isinstance(error, NotationError):
+        payload.update(kind="notation", field=error.field)
+    if isinstance(error, ReplayError):
+        payload.update(round=error.round, turn=error.turn, action=error.action)
+    return {"ok": False, "error": payload}
+
+
+# --- The command --------------------------------------------------------------------------
+
+
+def replay(
+    record: Annotated[
+        str,
+        typer.Argument(
+            metavar="RECORD", help="A record file (text or JSON), - for stdin, or a bundled name."
+        ),
+    ],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print one JSON summary (or error) instead.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only the result, not every turn.")
+    ] = False,
+) -> None:
+    text = read_source(record)
+    states: list[GameState] = []
+    try:
+        rec = load_record(text)
+        for line in story(_collect(REPLAYERS["ref"](rec), states)):
+            if not quiet and not json_output:
+                out.print(line)
+        check_result(rec, states)
+    except DekalError as error:
+        if json_output:
+            print_json(error_json(error))
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        fail(describe(error))
+    if json_output:
+        print_json(summary(rec, states))
+        return
+    final = states[-1]
+    if final.phase is Phase.OVER:
+        for line in ranking_lines(final):
+            out.print(line)
+    else:
+        out.print(
+            Text(
+                f"the record stops in round {final.round}, turn {final.turn} "
+                f"({final.phase.value}): no result yet",
+                style="bold",
+            )
+        )
+
+
+def _collect(steps: Iterator[Step], states: list[GameState]) -> Iterator[Step]:
+    """Pass the steps on, keeping every state (the result check needs them all)."""
+    for step in steps:
+        states.append(step.state)
+        yield step
+
+
+def register(app: typer.Typer) -> None:
+    app.command("replay", help=REPLAY_HELP)(replay)
