@@ -55,6 +55,9 @@ legal actions, the scores) is shown with the expected and actual positions side 
 "ID  reason" (or a JSON object ID -> reason): they count as expected failures, and a listed
 case that passes is reported as an unexpected pass.
 
+Cases are `must` or `should` (the kind of refusal for text that does not parse): failed
+`should` cases are reported but change the exit code only with --strict.
+
 Exit codes: 0 every case passed (or failed as expected, or was skipped); 1 unexpected
 failures, errors or unexpected passes; 2 bad usage (options, filter, expect file); 3 the
 engine could not be started or did not complete the handshake.
@@ -183,6 +186,9 @@ def run(
     timeout: Annotated[
         float, typer.Option(help="Seconds allowed per case before it is an error.")
     ] = DEFAULT_TIMEOUT,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Count should-level failures in the exit code.")
+    ] = False,
     show: Annotated[int, typer.Option(help="How many failures to draw in full.")] = 20,
     cases_path: Annotated[
         Path | None,
@@ -212,7 +218,7 @@ def run(
     for driven in engines_to_run(engine, python, timeout):
         try:
             with progress_bar(len(cases), f"{driven.label}") as progress:
-                runs.append(run_suite(driven, cases, known, timeout, advancer(progress)))
+                runs.append(run_suite(driven, cases, known, timeout, advancer(progress), strict))
         finally:
             driven.close()
     if junit:

@@ -298,3 +298,20 @@ def test_an_engine_that_cannot_say_hello_is_unusable() -> None:
 
     with pytest.raises(EngineUnusable, match="protocol 2"):
         InProcessEngine(lambda: OtherProtocol(dekal_ref), "v2", 1.0)
+
+
+class OffGridIsARule(ProtocolAdapter):
+    """Reads `reveal 0 e1` as a rule (T1) instead of a notation error: a `should` case."""
+
+    def action(self, request: Message) -> Message:
+        if request["action"] in ("reveal 0 e1", "reveal 1 a5"):
+            raise IllegalAction("T1", "off the grid")
+        return super().action(request)
+
+
+def test_should_level_failures_count_only_when_strict() -> None:
+    lenient = judge(lambda: OffGridIsARule(dekal_ref), subset("B1-neg-0001", "T1-neg-0001"))
+    strict = judge(lambda: OffGridIsARule(dekal_ref), subset("B1-neg-0001"), strict=True)
+    assert statuses(lenient) == {"B1-neg-0001": "fail", "T1-neg-0001": "pass"}
+    assert lenient.unexpected == [] and [o.id for o in lenient.not_passing] == ["B1-neg-0001"]
+    assert [o.id for o in strict.unexpected] == ["B1-neg-0001"]

@@ -76,7 +76,8 @@ def divergence_text(divergence: Divergence) -> str:
 def outcome_text(outcome: Outcome) -> str:
     case = outcome.case
     rules = ", ".join(case["rules"])
-    title = f"{LABELS[outcome.status].upper()} {outcome.id} [{rules}] {case['title']}"
+    level = " (should)" if case.get("level") == "should" else ""
+    title = f"{LABELS[outcome.status].upper()}{level} {outcome.id} [{rules}] {case['title']}"
     lines = [title]
     if outcome.reason:
         lines.append(f"  listed in --expect: {outcome.reason}")
@@ -97,11 +98,16 @@ def run_text(run: Run, show: int = 20) -> str:
         matrix_text(run),
         f"{len(run.outcomes)} case{'' if len(run.outcomes) == 1 else 's'}: {totals}",
     ]
-    unexpected = run.unexpected
-    for outcome in unexpected[:show]:
+    shown = run.not_passing
+    for outcome in shown[:show]:
         parts.append(outcome_text(outcome))
-    if len(unexpected) > show:
-        parts.append(f"… and {len(unexpected) - show} more (use --json or --junit for all)")
+    if len(shown) > show:
+        parts.append(f"… and {len(shown) - show} more (use --json or --junit for all)")
+    lenient = len(shown) - len(run.unexpected)
+    if lenient:
+        parts.append(
+            f"{lenient} of these are `should`-level cases: reported, not counted (see --strict)"
+        )
     if run.aborted:
         parts.append(f"run stopped: {run.aborted}")
     return "\n\n".join(parts)
@@ -111,6 +117,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     item: dict[str, Any] = {
         "id": outcome.id,
         "status": outcome.status,
+        "level": outcome.case.get("level"),
         "rules": outcome.case["rules"],
     }
     if outcome.divergence is not None:

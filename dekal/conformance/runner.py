@@ -395,13 +395,21 @@ class Run:
     info: Message
     outcomes: list[Outcome] = field(default_factory=list)
     aborted: str = ""  # why the run stopped early (the engine could not be restarted)
+    strict: bool = False  # count `should`-level failures too
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
 
     @property
+    def not_passing(self) -> list[Outcome]:
+        """Failures, errors and unexpected passes, `must` cases first."""
+        bad = [o for o in self.outcomes if o.status in ("fail", "error", "xpass")]
+        return sorted(bad, key=lambda o: o.case.get("level") != "must")
+
+    @property
     def unexpected(self) -> list[Outcome]:
-        return [o for o in self.outcomes if o.status in ("fail", "error", "xpass")]
+        """What makes the run fail: every bad `must` outcome (and `should` ones if strict)."""
+        return [o for o in self.not_passing if self.strict or o.case.get("level") == "must"]
 
 
 def run_suite(
@@ -410,12 +418,13 @@ def run_suite(
     expected_failures: dict[str, str] | None = None,
     timeout: float = 10.0,
     advance: Callable[[Outcome], None] | None = None,
+    strict: bool = False,
 ) -> Run:
     """Run every case, restarting the engine after an error; stop only if it cannot restart."""
     from dekal.conformance.client import EngineUnusable
 
     expected_failures = expected_failures or {}
-    run = Run(engine.label, dict(engine.info))
+    run = Run(engine.label, dict(engine.info), strict=strict)
     for index, case in enumerate(cases):
         outcome = run_case(engine, case, timeout)
         if outcome.status == "error":

@@ -24,7 +24,7 @@ def game_api(engine: str) -> Any:
         import dekal_ref
 
         return dekal_ref
-    from dekal.engines import get_engine  # type: ignore[import-not-found, unused-ignore]
+    from dekal.engines import get_engine
 
     return get_engine(engine)
 
