@@ -341,6 +341,13 @@ def play(game: sources.Game, threshold: int | None) -> Recorder:
         raise SourceError(f"{game.id}: the reference accepted a set-up the source expects refused")
     for item in game.script:
         recorder.run(item)
+    if game.expect_start is not None:
+        start = position_fields(recorder.position())["start"]
+        if start != str(game.expect_start):
+            raise SourceError(
+                f"{game.id}: the source expects seat {game.expect_start} to start, "
+                f"the reference says {start}"
+            )
     return recorder
 
 

@@ -321,6 +321,7 @@ class Game:
     legal: bool = False  # record the legal actions after every step
     refuse_setup: str | None = None
     level: str = "must"
+    expect_start: int | None = None  # the source's own claim: the first player after the script
 
 
 def _full(players: int, seed: int) -> Seeded:
@@ -373,6 +374,7 @@ GAMES: list[Game] = [
         players=3,
         deal=Arranged({"0:a1": "5", "1:a1": "4", "2:a1": "2"}, seed=1),
         script=("reveal 0 a1", "reveal 1 a1", "reveal 2 a1", "play turn"),
+        expect_start=2,
     ),
     Game(
         "game-0102",
@@ -381,6 +383,7 @@ GAMES: list[Game] = [
         players=3,
         deal=Arranged({"0:a1": "1", "1:a1": "1", "2:a1": "3"}, pile="52", seed=2),
         script=("reveal 0 a1", "reveal 1 a1", "reveal 2 a1", "play turn"),
+        expect_start=1,
     ),
     Game(
         "game-0103",
@@ -389,14 +392,16 @@ GAMES: list[Game] = [
         players=2,
         deal=Arranged({"0:b2": "1", "1:c3": "1"}, pile="4431", seed=3),
         script=("reveal 0 b2", "reveal 1 c3", "play turn"),
+        expect_start=1,
     ),
     Game(
         "game-0104",
         "F2: three tied, two tie again, only they draw again",
         ("F2",),
         players=4,
-        deal=Arranged({"0:a1": "2", "1:a1": "2", "2:a1": "9", "3:a1": "2"}, pile="636T8", seed=4),
+        deal=Arranged({"0:a1": "2", "1:a1": "2", "2:a1": "9", "3:a1": "2"}, pile="363T8", seed=4),
         script=("reveal 0 a1", "reveal 1 a1", "reveal 2 a1", "reveal 3 a1", "play turn"),
+        expect_start=3,
     ),
     Game(
         "game-0105",
@@ -407,6 +412,7 @@ GAMES: list[Game] = [
             {"0:a1": "7", "1:a1": "1", "2:a1": "1", "3:a1": "1", "4:a1": "1", "5:a1": "1"}, seed=5
         ),
         script=tuple(f"reveal {s} a1" for s in range(6)) + ("play turn",),
+        expect_start=1,
     ),
     Game(
         "game-0106",
@@ -419,6 +425,7 @@ GAMES: list[Game] = [
             seed=6,
         ),
         script=tuple(f"reveal {s} a1" for s in range(6)) + ("play turn",),
+        expect_start=1,
     ),
     Game(
         "game-0107",
@@ -431,6 +438,7 @@ GAMES: list[Game] = [
             seed=7,
         ),
         script=tuple(f"reveal {s} a1" for s in range(6)) + ("play turn",),
+        expect_start=1,
     ),
     Game(
         "game-0108",
@@ -441,6 +449,7 @@ GAMES: list[Game] = [
         first_player=2,
         deal=Arranged({"0:a1": "1", "1:a1": "9", "2:a1": "T"}, seed=8),
         script=("reveal 0 a1", "reveal 1 a1", "reveal 2 a1", "play turn", "play turn"),
+        expect_start=2,
     ),
     Game(
         "game-0109",
