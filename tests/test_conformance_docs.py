@@ -18,11 +18,13 @@ from typer.testing import CliRunner
 
 from dekal.conformance.serve import bundled_adapter, serve
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "validate.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "validate.md"
+PROTOCOL = ROOT / "spec" / "protocol.md"
 
 
-def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", DOC.read_text("utf-8"), re.DOTALL)
+def blocks(language: str, doc: Path = DOC) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", doc.read_text("utf-8"), re.DOTALL)
 
 
 def without_messages(reply: dict[str, object]) -> dict[str, object]:
@@ -32,8 +34,9 @@ def without_messages(reply: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in reply.items() if k != "version"}
 
 
-def test_the_protocol_transcript_is_what_the_reference_answers() -> None:
-    (transcript,) = blocks("protocol")
+@pytest.mark.parametrize("doc", [DOC, PROTOCOL], ids=["validate.md", "protocol.md"])
+def test_the_protocol_transcript_is_what_the_reference_answers(doc: Path) -> None:
+    (transcript,) = blocks("protocol", doc)
     requests = [line[2:] for line in transcript.splitlines() if line.startswith("> ")]
     shown = [json.loads(line[2:]) for line in transcript.splitlines() if line.startswith("< ")]
     output = io.StringIO()

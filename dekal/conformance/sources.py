@@ -357,7 +357,7 @@ GAMES: list[Game] = [
             first_player=None if first == "lowest" else (index % players),
             script=("play round",),
             seed=100 + index,
-            legal=players == 2,
+            legal=players <= 3,
         )
         for index, (players, push, first) in enumerate(
             (p, push, first)
