@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import typer
-from dekal.cli import conformance, grid_commands
+from dekal.cli import conformance, grid_commands, prove, solve
 from dekal.cli import replay as replay_command
 
 app = typer.Typer(
@@ -23,6 +23,8 @@ app = typer.Typer(
 
 grid_commands.register(app)
 conformance.register(app)
+solve.register(app)
+prove.register(app)
 replay_command.register(app)
 
 

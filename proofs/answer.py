@@ -23,6 +23,10 @@ def quiet(_: str) -> None:
     """A Progress that says nothing."""
 
 
+ZERO = "no card left: nothing scores lower"
+"""The proof when the witness itself reaches 0 points and 0 cards, the least outcome (S2)."""
+
+
 class GaveUp(RuntimeError):
     """The method ran out of time (Z3 said `unknown`): no verdict, never a proof."""
 

@@ -22,7 +22,16 @@ from __future__ import annotations
 
 import time
 
-from dekal.proofs.answer import Answer, Deadline, GaveUp, Progress, RankedMove, certified, quiet
+from dekal.proofs.answer import (
+    ZERO,
+    Answer,
+    Deadline,
+    GaveUp,
+    Progress,
+    RankedMove,
+    certified,
+    quiet,
+)
 from dekal.proofs.puzzle import Move, Puzzle
 
 from dekal import bits, tables
@@ -92,9 +101,7 @@ class _Search:
             for index, (push, step) in enumerate(self.legal[hole]):
                 if first is not None and push != first.push:
                     continue
-                out.append(
-                    (push_grid(holed, step, card), push_face_down(down, step), hole, index)
-                )
+                out.append((push_grid(holed, step, card), push_face_down(down, step), hole, index))
         return out
 
     def _node(self, depth: int, grid: int, down: int) -> None:
@@ -109,7 +116,8 @@ class _Search:
             for child, _, hole, index in children:
                 if self.target is not None:
                     if child == self.target:
-                        self._record(child, 0, hole, index)
+                        points, left = score(child)
+                        self._record(child, points * KEY_CARDS + left, hole, index)
                         raise _Stop
                     continue
                 points, left = score(child)
@@ -170,10 +178,9 @@ def minimum(
     search.run()
     if search.best is None:
         raise GaveUp("the search found no leaf before the time limit")
-    proof = "" if search.timed_out else "exhaustive search"
+    proof = ZERO if search.best_key == 0 else "" if search.timed_out else "exhaustive search"
     progress(
-        f"search: {search.nodes} nodes, {search.leaves} leaves, "
-        f"{search.memo_size} states memoised"
+        f"search: {search.nodes} nodes, {search.leaves} leaves, {search.memo_size} states memoised"
     )
     return _answer(search, started, proof)
 

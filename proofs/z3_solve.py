@@ -17,7 +17,16 @@ from __future__ import annotations
 import time
 
 import z3  # type: ignore[import-untyped]
-from dekal.proofs.answer import Answer, Deadline, GaveUp, Progress, RankedMove, certified, quiet
+from dekal.proofs.answer import (
+    ZERO,
+    Answer,
+    Deadline,
+    GaveUp,
+    Progress,
+    RankedMove,
+    certified,
+    quiet,
+)
 from dekal.proofs.encoding import BoolExpr, Unrolling
 from dekal.proofs.moves import shapes
 from dekal.proofs.puzzle import Move, Puzzle
@@ -111,9 +120,9 @@ def minimum(
     except GaveUp as error:
         progress(f"z3: stopped without proof: {error}")
         proof = ""
-    return certified(
-        puzzle, moves, points, remaining, started=started, method=METHOD, proof=proof
-    )
+    if proof and points == 0:
+        proof = ZERO
+    return certified(puzzle, moves, points, remaining, started=started, method=METHOD, proof=proof)
 
 
 def at_most(puzzle: Puzzle, bound: int, *, timeout: float = 60.0) -> Answer | None:
