@@ -46,9 +46,10 @@ Every case is played on the engine over the protocol of spec/protocol.md; the fi
 where the engine's answer differs (accepted or refused with which rule, the position, the
 legal actions, the scores) is shown with the expected and actual positions side by side.
 
+\b
     dekal conformance run --engine "node examples/engines/js/engine.js"
     dekal conformance run --python mypkg.engine:make_engine --filter P1,T3
-    dekal conformance run                       # the bundled reference and optimized engines
+    dekal conformance run          # our reference and optimized engines
 
 --filter keeps the cases whose ID, ID prefix, rule ID or kind is listed (comma separated):
 "T3", "perft", "P1-neg", "game-0007". --expect FILE lists known failures, one per line
@@ -240,6 +241,7 @@ step the positions and legal actions are compared, and the scores when a round e
 first divergence the game is shrunk (fewer players, fewer steps) and printed as a game
 record; --save DIR also writes it as a ready conformance case (run it with --cases DIR).
 
+\b
     dekal conformance fuzz --engine "node examples/engines/js/engine.js" --games 200 --seed 7
 
 Exit codes: 0 no divergence; 1 a divergence was found; 2 bad usage; 3 engine unusable.
