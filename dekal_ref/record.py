@@ -15,14 +15,17 @@ written down so that a reader sees it and a replay can check it:
     [Push "slide"]
     [First "lowest"]
     [Threshold "single"]
+    [Seed "42"]
 
     round 1
     grid 0 TT12/7688/7127/21T1
     grid 1 35T8/2338/T495/4T5T
-    pile 2556637637…
-    1. reveal 0 a1, reveal 1 b1, take 1 5, push 1 T, take 0 T, push 0 L
+    pile 25566376374645612481935447358T196T78935165878718672994349226493T1992
+    1. reveal 0 c1, reveal 1 a1, take 0 1, push 0 B, take 1 3, push 1 R
+    2. reveal 0 b3, reveal 1 b1, take 1 T, push 1 L, take 0 1, push 0 B
     …
-    scores 31/7 24/6
+    16. …
+    scores 23/4 21/3
 
     places 2 1
 
@@ -113,7 +116,7 @@ class GameRecord:
             if text is not None and not text.isprintable():
                 raise NotationError(name, f"{text!r}: write one line of printable text")
 
-    def moves(self) -> list[Action]:
+    def steps(self) -> list[Action]:
         """Every step of the record in playing order: each round after the first begins with
         the NewRound that deals it (M5)."""
         steps: list[Action] = []
@@ -196,13 +199,14 @@ _TURN = re.compile(r"^(\d+)\.\s+(.+)$")
 
 
 class _Lines:
-    """The record's non-blank lines with their line numbers, read front to back."""
+    """The record's lines with their line numbers, read front to back; blank lines and
+    comment lines (starting with '#') are skipped."""
 
     def __init__(self, text: str) -> None:
         self.items = [
             (number, line.strip())
             for number, line in enumerate(text.split("\n"), start=1)
-            if line.strip()
+            if line.strip() and not line.strip().startswith("#")
         ]
         self.index = 0
 
@@ -369,8 +373,9 @@ def _parse_seat_score(item: str, number: int) -> SeatScore:
 def parse_record(text: str) -> GameRecord:
     """Read a record written as text. Raises NotationError naming the tag or the line.
 
-    Blank lines and spaces around a line are free; everything else is as format_record writes
-    it, so `format_record(parse_record(t)) == t` for every canonical text t.
+    Blank lines, spaces around a line and comment lines (`# …`, not kept) are free; everything
+    else is as format_record writes it, so `format_record(parse_record(t)) == t` for every
+    canonical text t.
     """
     lines = _Lines(text)
     tags = _parse_tags(lines)
@@ -637,7 +642,7 @@ def iter_replay(rec: GameRecord) -> Iterator[Step]:
     except IllegalAction as error:
         raise ReplayError(error.rule, error.message, round=1, turn=None, action="deal") from None
     yield Step(NewRound(first_deal), state)
-    for action in rec.moves():
+    for action in rec.steps():
         try:
             state = apply(state, action)
         except IllegalAction as error:
@@ -737,7 +742,7 @@ def check_result(rec: GameRecord, states: Sequence[GameState]) -> None:
 
 def replay(rec: GameRecord) -> list[GameState]:
     """Every state of the record: after the set-up of round 1, then after each step of
-    `rec.moves()` (new rounds included). Raises ReplayError (an IllegalAction naming the
+    `rec.steps()` (new rounds included). Raises ReplayError (an IllegalAction naming the
     round, turn, action and rule) on an illegal step or a result the replay contradicts."""
     states = [step.state for step in iter_replay(rec)]
     check_result(rec, states)
@@ -759,6 +764,10 @@ def record_from_game(
     `deals[k]` deals round k + 1. A NewRound in `actions` starts the next round with its own
     deal; without one, the next round starts by itself with the next of `deals` as soon as a
     move follows a scored round. Raises ReplayError on the first illegal action.
+
+    A record may also be built directly from GameRecord and RoundRecord, without playing: that
+    is how to write down a game that ends with an illegal action (a fuzzer's counterexample);
+    format_record and record_to_json never check the rules, replay does.
     """
     if not deals:
         raise NotationError("deals", "a game needs at least the deal of round 1")

@@ -107,7 +107,7 @@ def test_replaying_a_record_reaches_the_position_the_game_reached(
     rec, final = played
     states = replay(parse_record(format_record(rec)))
     assert format_position(states[-1]) == format_position(final)
-    assert len(states) == 1 + len(rec.moves())
+    assert len(states) == 1 + len(rec.steps())
     assert (rec.places is not None) == (final.phase is Phase.OVER)
 
 
@@ -362,3 +362,11 @@ def test_a_partial_game_records_no_result() -> None:
 def test_seat_scores_are_points_then_cards_left() -> None:
     rec = parse_record(tie_record_text())
     assert rec.rounds[0].scores == (SeatScore(19, 6), SeatScore(28, 4))
+
+
+def test_comment_and_blank_lines_are_skipped_and_not_kept() -> None:
+    text = tie_record_text()
+    noisy = "# a game kept for its tie\n" + text.replace("round 1\n", "round 1\n\n  # the deal\n")
+    noisy += "\n# then step 99: the engines parted ways\n"
+    assert parse_record(noisy) == parse_record(text)
+    assert format_record(parse_record(noisy)) == text
