@@ -17,6 +17,7 @@ from pathlib import Path
 
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take, apply, legal_actions
 from dekal_ref.deal import SplitMix64, seeded_deals
+from dekal_ref.game import new_game
 from dekal_ref.record import GameRecord, format_record, record_from_game, record_to_json
 from dekal_ref.scoring import score_grid
 from dekal_ref.state import GameState, Phase, Rules
@@ -61,8 +62,6 @@ def play(
     """Play a whole game (or match) from `seed` with the deterministic player."""
     deals = seeded_deals(seed, rules.players, rounds)
     blind = SplitMix64(seed ^ 0xDEC4A1)
-    from dekal_ref.game import new_game
-
     state = new_game(rules, deals[0], first_player)
     actions: list[Action] = []
     states = [state]
