@@ -27,9 +27,7 @@ HERE = Path(__file__).resolve().parent
 
 def visible_points(state: GameState, seat: int) -> int:
     """S1–S2 on the seat's face-up cards only (face-down cards and the hole count as nothing)."""
-    grid = tuple(
-        0 if card is None or card.face_down else card.value for card in state.grids[seat]
-    )
+    grid = tuple(0 if card is None or card.face_down else card.value for card in state.grids[seat])
     return score_grid(grid).points
 
 
@@ -77,9 +75,7 @@ def play(
     return actions, states
 
 
-def recorded(
-    rules: Rules, seed: int, event: str, first_player: int | None = None
-) -> GameRecord:
+def recorded(rules: Rules, seed: int, event: str, first_player: int | None = None) -> GameRecord:
     actions, states = play(rules, seed, first_player)
     deals = seeded_deals(seed, rules.players, states[-1].round)
     return record_from_game(rules, deals, first_player, actions, seed=seed, event=event)
