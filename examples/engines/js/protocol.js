@@ -1,0 +1,222 @@
+'use strict';
+/**
+ * The engine protocol v1 (spec/protocol.md): one JSON request per line on standard input,
+ * one JSON reply per line on standard output. `Session.handle(request)` answers one request;
+ * `serve()` runs the loop.
+ */
+
+const readline = require('readline');
+const { Refusal, illegal } = require('./refusal');
+const notation = require('./notation');
+const grid = require('./grid');
+const game = require('./game');
+const { formatPosition } = require('./position');
+const { divide } = require('./perft');
+const { selectedBugs } = require('./bugs');
+
+const PROTOCOL = 1;
+const NAME = 'dekal-js';
+const VERSION = '1.0.0';
+const PUSH_VARIANTS = ['slide', 'eject'];
+const FIRST_VARIANTS = ['lowest', 'chosen'];
+
+function badRequest(message) {
+  return new Refusal('bad_request', message);
+}
+
+function field(request, name, check, description) {
+  if (!(name in request) || !check(request[name])) {
+    throw badRequest(`field "${name}" must be ${description}`);
+  }
+  return request[name];
+}
+
+const isString = (v) => typeof v === 'string';
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A grid of plain values for the single-grid commands, or a notation refusal. */
+function valueGrid(text) {
+  const cells = notation.parseValueGrid(text);
+  if (cells === null) {
+    throw new Refusal('notation', `${JSON.stringify(text)} is not a grid (4 rows of 1-9/T/., joined by /)`, {
+      field: 'grid',
+    });
+  }
+  return cells;
+}
+
+function variantOf(request) {
+  const variant = request.variant === undefined ? 'slide' : request.variant;
+  if (!PUSH_VARIANTS.includes(variant)) {
+    throw new Refusal('unsupported', `push variant ${JSON.stringify(variant)} (slide, eject)`);
+  }
+  return variant;
+}
+
+/** The hole of a single grid; a grid without exactly one hole cannot take a push (T4). */
+function singleHole(cells) {
+  const hole = grid.holeOf(cells, (v) => v === 0);
+  if (hole < 0) throw illegal('T4', 'a push needs a grid with exactly one hole');
+  return hole;
+}
+
+class Session {
+  constructor() {
+    this.state = null;
+  }
+
+  /** One reply object for one request object. */
+  handle(request) {
+    const id = isObject(request) && Number.isInteger(request.id) ? request.id : null;
+    try {
+      if (!isObject(request)) throw badRequest('a request is a JSON object');
+      const command = request.cmd;
+      const handler = typeof command === 'string' && Object.hasOwn(COMMANDS, command)
+        ? COMMANDS[command] : null;
+      if (handler === null) throw badRequest(`unknown cmd ${JSON.stringify(command)}`);
+      return { id, ok: true, ...handler.call(this, request) };
+    } catch (error) {
+      if (error instanceof Refusal) return { id, ok: false, error: error.toError() };
+      return { id, ok: false, error: { kind: 'bad_request', message: `internal error: ${error.message}` } };
+    }
+  }
+
+  currentGame() {
+    if (this.state === null) throw badRequest('no game: send new_game first');
+    return this.state;
+  }
+}
+
+const COMMANDS = {
+  hello() {
+    const bugs = selectedBugs();
+    return {
+      name: bugs.length === 0 ? NAME : `${NAME} (bug: ${bugs.join(',')})`,
+      version: VERSION,
+      protocol: PROTOCOL,
+      players: [2, 3, 4, 5, 6],
+      variants: { push: PUSH_VARIANTS, first: FIRST_VARIANTS },
+      features: ['match', 'perft', 'public'],
+    };
+  },
+
+  new_game(request) {
+    const rules = field(request, 'rules', isObject, 'an object');
+    const players = field(rules, 'players', Number.isInteger, 'an integer');
+    const push = rules.push === undefined ? 'slide' : rules.push;
+    const first = rules.first === undefined ? 'lowest' : rules.first;
+    const threshold = rules.threshold === undefined ? null : rules.threshold;
+    const firstPlayer = request.first_player === undefined ? null : request.first_player;
+    if (firstPlayer !== null && !Number.isInteger(firstPlayer)) {
+      throw badRequest('first_player must be a seat number or null');
+    }
+    this.state = null; // any previous game is dropped, even when this one is refused
+    // Precedence (protocol.md, new_game): notation, M2, unsupported, M3, M1, F3, F1.
+    const deal = game.readDeal(field(request, 'deal', isObject, 'an object {"grids": [...], "pile": "..."}'));
+    game.checkPlayers(players, deal.grids);
+    if (!PUSH_VARIANTS.includes(push)) throw new Refusal('unsupported', `push variant ${JSON.stringify(push)}`);
+    if (!FIRST_VARIANTS.includes(first)) throw new Refusal('unsupported', `first-player variant ${JSON.stringify(first)}`);
+    if (threshold !== null && !(Number.isInteger(threshold) && threshold > 0)) {
+      throw new Refusal('unsupported', 'a match threshold is a positive whole number');
+    }
+    this.state = game.newGame({ players, push, first, threshold }, deal, firstPlayer);
+    return {};
+  },
+
+  action(request) {
+    const state = this.currentGame();
+    const action = notation.parseAction(field(request, 'action', isString, 'a string'));
+    game.play(state, action);
+    return {};
+  },
+
+  position() {
+    const state = this.currentGame();
+    return { position: formatPosition(state), public: formatPosition(state, true) };
+  },
+
+  legal() {
+    return { actions: game.legalActions(this.currentGame()) };
+  },
+
+  result() {
+    const state = this.currentGame();
+    if (state.phase !== 'next' && state.phase !== 'over') {
+      throw badRequest('the round is not scored yet');
+    }
+    const scores = game.roundScores(state).map((score, seat) => ({
+      seat,
+      points: score.points,
+      remaining: score.remaining,
+      cancelled: score.cancelled.map(notation.cellName),
+    }));
+    return { scores, totals: state.totals.slice(), ranking: game.ranking(state) };
+  },
+
+  new_round(request) {
+    const state = this.currentGame();
+    const deal = game.readDeal(field(request, 'deal', isObject, 'an object {"grids": [...], "pile": "..."}'));
+    game.newRound(state, deal);
+    return {};
+  },
+
+  perft(request) {
+    const depth = field(request, 'depth', (v) => Number.isInteger(v) && v >= 0, 'an integer >= 0');
+    return divide(this.currentGame(), depth);
+  },
+
+  score(request) {
+    const cells = valueGrid(field(request, 'grid', isString, 'a grid string'));
+    if (cells.includes(0)) {
+      throw new Refusal('notation', 'a grid to score has 16 cards and no hole', { field: 'grid' });
+    }
+    const score = grid.scoreGrid(cells);
+    return { points: score.points, remaining: score.remaining, cancelled: score.cancelled.map(notation.cellName) };
+  },
+
+  pushes(request) {
+    const cells = valueGrid(field(request, 'grid', isString, 'a grid string'));
+    const variant = variantOf(request);
+    const hole = singleHole(cells);
+    return { pushes: grid.legalPushes(hole, variant).map(notation.formatPush) };
+  },
+
+  push(request) {
+    const cells = valueGrid(field(request, 'grid', isString, 'a grid string'));
+    const move = notation.parsePush(field(request, 'push', isString, 'a push string'));
+    const card = notation.parseValue(field(request, 'card', isString, 'a card value 1-9/T'));
+    const variant = variantOf(request);
+    const hole = singleHole(cells);
+    return { grid: notation.formatValueGrid(grid.applyPush(cells, hole, move, card, variant)) };
+  },
+
+  quit() {
+    return {};
+  },
+};
+
+/** Answer requests from standard input until `quit` or the end of input. */
+function serve() {
+  const session = new Session();
+  const lines = readline.createInterface({ input: process.stdin, terminal: false });
+  lines.on('line', (line) => {
+    if (line.trim() === '') return;
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch (error) {
+      process.stdout.write(`${JSON.stringify({ id: null, ok: false, error: { kind: 'bad_request', message: `not JSON: ${error.message}` } })}\n`);
+      return;
+    }
+    const reply = session.handle(request);
+    if (isObject(request) && request.cmd === 'quit') {
+      lines.close();
+      process.stdout.write(`${JSON.stringify(reply)}\n`, () => process.exit(0));
+      return;
+    }
+    process.stdout.write(`${JSON.stringify(reply)}\n`);
+  });
+  lines.on('close', () => { process.exitCode = 0; });
+}
+
+module.exports = { Session, serve, PROTOCOL };
