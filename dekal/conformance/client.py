@@ -63,10 +63,16 @@ def check_reply(reply: object, expected_id: int) -> Message:
     return reply
 
 
+STARTUP_TIMEOUT = 15.0
+"""Seconds an engine gets to answer hello: start-up (an interpreter, a JVM) is not a case."""
+
+
 def handshake(engine: Engine, timeout: float) -> Message:
     """Send hello; EngineUnusable if the engine cannot answer it or speaks another protocol."""
     try:
-        reply = engine.request({"cmd": "hello", "protocol": PROTOCOL_VERSION}, timeout)
+        reply = engine.request(
+            {"cmd": "hello", "protocol": PROTOCOL_VERSION}, max(timeout, STARTUP_TIMEOUT)
+        )
     except EngineError as error:
         raise EngineUnusable(f"no answer to hello: {error}") from None
     if not reply.get("ok"):
