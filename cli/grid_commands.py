@@ -10,6 +10,7 @@ from dekal.cli.common import (
     EXIT_BAD_INPUT,
     describe,
     err,
+    fail,
     grid_picture,
     out,
     print_json,
@@ -17,6 +18,7 @@ from dekal.cli.common import (
 )
 from rich.text import Text
 
+from dekal.engines import DEFAULT_ENGINE, ENGINE_NAMES, GameAPI, get_engine
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import (
     cell_name,
@@ -26,15 +28,18 @@ from dekal_ref.notation import (
     parse_value,
     parse_variant,
 )
-from dekal_ref.push import push_card
-from dekal_ref.scoring import score_grid
+
+ENGINE_HELP = (
+    "Engine that computes the result: fast (dekal, packed 64-bit grids, the default) or ref"
+    " (dekal_ref, the literal reference). Both must agree: run both to cross-check."
+)
 
 SCORE_HELP = """Score grids as at the end of a round (rules S1, S2).
 
 Every card that shares a side with a card of equal value is cancelled; the score is the sum
 of the cards left. A grid is four rows joined by '/', cells 1-9, T for ten:
 
-    dekal score 9994/4410/T637/2111
+    dekal score 9994/4416/T637/2111
 
 Give several grids, or '-' to read one grid per line from standard input:
 
@@ -42,7 +47,18 @@ Give several grids, or '-' to read one grid per line from standard input:
 
 With --json each grid gives one line: {"grid", "score", "remaining", "cancelled"}.
 Exit code 2 if any grid is malformed (the others are still scored).
+
+--engine ref computes with the reference engine instead of the optimized one:
+
+    dekal score 9994/4416/T637/2111 --engine ref --json
 """
+
+
+def _engine(name: str) -> GameAPI:
+    """The engine named by --engine, or a one-line error (exit 2) naming the choices."""
+    if name not in ENGINE_NAMES:
+        fail(f"--engine {name!r}: choose one of {', '.join(ENGINE_NAMES)}")
+    return get_engine(name)
 
 
 def _grid_texts(grids: list[str]) -> list[str]:
@@ -62,12 +78,14 @@ def score(
     json_output: Annotated[
         bool, typer.Option("--json", help="One JSON object per grid per line.")
     ] = False,
+    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
+    api = _engine(engine)
     bad = 0
     for text in _grid_texts(grids):
         try:
             grid = parse_grid(text)
-            result = score_grid(grid)
+            result = api.score_grid(grid)
         except DekalError as error:
             bad += 1
             if json_output:
@@ -103,6 +121,7 @@ card pushed out at the far end drops into the hole.
 
     dekal push 5T32/1.44/9999/TT11 L 7          # -> 5T32/7144/9999/TT11
     dekal push 5T32/1.44/9999/TT11 T3 7 --variant eject --json
+    dekal push 5T32/1.44/9999/TT11 L 7 --engine ref   # the reference engine, to cross-check
 """
 
 
@@ -114,7 +133,9 @@ def push(
     json_output: Annotated[
         bool, typer.Option("--json", help='Print {"grid": "<notation>"}.')
     ] = False,
+    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
+    api = _engine(engine)
     with user_errors():
         grid = parse_grid(grid_text)
         move = parse_push(side)
@@ -126,7 +147,7 @@ def push(
             raise IllegalAction(
                 "T4", f"{grid_text} has no hole: a card is pushed only into a grid with one hole"
             )
-        after = push_card(grid, move, value, rule)
+        after = api.push_card(grid, move, value, rule)
     if json_output:
         print_json({"grid": format_grid(after)})
     else:

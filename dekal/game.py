@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dekal import bits
 from dekal.state import TURNS_PER_ROUND, FastState
-from dekal.tables import STEP
+from dekal.tables import SIDES, STEP, own_line
 from dekal_ref.deal import Deal
 from dekal_ref.errors import IllegalAction
-from dekal_ref.notation import Push
+from dekal_ref.notation import CELL_NAMES, Push
 from dekal_ref.state import Phase, Rules
 
 SORTED_DECK = [value for value in range(1, 11) for _ in range(10)]  # M1: ten of each value
@@ -103,7 +103,8 @@ def reveal(state: FastState, seat: int, cell: int) -> FastState:
     if state.phase is not Phase.REVEAL:
         raise IllegalAction(
             "T1",
-            f"reveals start a turn; now seat {state.to_act} must {state.phase.value}",
+            "reveals happen at the start of a turn; "
+            f"now seat {state.to_act} must {state.phase.value}",
         )
     if state.picks[seat] is not None:
         raise IllegalAction("T1", f"seat {seat} has already picked a card this turn")
@@ -111,7 +112,7 @@ def reveal(state: FastState, seat: int, cell: int) -> FastState:
         raise IllegalAction("T1", f"cell {cell} is not in the grid (cells are a1–d4)")
     if not state.down[seat] >> cell & 1:  # a hole is never face down, a face-up card neither
         raise IllegalAction(
-            "T1", f"seat {seat} must reveal a face-down card; cell {cell} is not one"
+            "T1", f"seat {seat} must reveal a face-down card; {CELL_NAMES[cell]} is face up"
         )
     picks = state.picks[:seat] + (cell,) + state.picks[seat + 1 :]
     if None in picks:
@@ -190,9 +191,10 @@ def push(state: FastState, seat: int, move: Push) -> FastState:
             "T4", f"seat {state.to_act} must push the card it took, not seat {seat}"
         )
     word = state.grids[seat]
-    step = STEP[state.rules.push][hole_of(word)].get(move)
+    hole = hole_of(word)
+    step = STEP[state.rules.push][hole].get(move)
     if step is None:
-        raise forbidden_push(state.rules.push, move)
+        raise forbidden_push(state.rules.push, hole, move)
     grids = state.grids[:seat] + (bits.push_grid(word, step, hand),) + state.grids[seat + 1 :]
     mask = bits.push_face_down(state.down[seat], step)
     down = state.down[:seat] + (mask,) + state.down[seat + 1 :]
@@ -215,15 +217,30 @@ def hole_of(word: int) -> int:
     return holes.bit_length() // 4
 
 
-def forbidden_push(variant: str, move: Push) -> IllegalAction:
-    """P1 / P2: the error for a push the table does not hold."""
-    if variant == "slide":
+def forbidden_push(variant: str, hole: int, move: Push) -> IllegalAction:
+    """P1 / P2: the error for a push that the table does not hold, worded as the reference
+    words it (the error path is not hot: the rule is found by reading the push)."""
+    rule = "P1" if variant == "slide" else "P2"
+    if move.side not in SIDES:
+        return IllegalAction(rule, f"{move.side!r} is not a side: L, R, T or B")
+    hole_line = own_line(move.side, hole)
+    line = hole_line if move.line is None else move.line
+    if variant == "slide" and line != hole_line:
         return IllegalAction(
-            "P1", f"slide push {move}: the card must enter the hole's row or column at its far end"
+            "P1",
+            f"slide push {move}: a card can only enter the hole's row or column "
+            f"(the hole is {CELL_NAMES[hole]}; use {move.side} alone)",
         )
+    if variant == "eject" and move.line is None:
+        return IllegalAction(
+            "P2", f"eject push {move}: name the line too, like {move.side}{hole_line}"
+        )
+    if not 1 <= line <= 4:
+        return IllegalAction(rule, f"push {move}: lines are numbered 1–4")
     return IllegalAction(
-        "P2",
-        f"eject push {move}: name a side and a line 1–4, and do not enter straight into the hole",
+        rule,
+        f"push {move} would put the card straight into the hole at {CELL_NAMES[hole]}: "
+        "it must enter at the other end of the line and push cards into the hole",
     )
 
 

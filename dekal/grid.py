@@ -42,9 +42,10 @@ def push_card(grid: Grid, push: Push, card: int, variant: str = "slide") -> Grid
     if not 1 <= card <= 10:
         raise IllegalAction("M1", f"{card} is not a card: values are 1 to 10")
     word = bits.pack(grid)
-    step = STEP[variant][hole_of(word)].get(push)
+    hole = hole_of(word)
+    step = STEP[variant][hole].get(push)
     if step is None:
-        raise forbidden_push(variant, push)
+        raise forbidden_push(variant, hole, push)
     return bits.unpack(bits.push_grid(word, step, card))
 
 
