@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dekal.proofs.puzzle import Move, Puzzle
@@ -22,6 +22,10 @@ Progress = Callable[[str], None]
 def quiet(_: str) -> None:
     """A Progress that says nothing."""
 
+
+KEY_CARDS = 32
+"""An outcome's key is points·KEY_CARDS + cards left (0..16 < 32): ordering keys is S3's order
+(lowest score, then fewest cards)."""
 
 ZERO = "no card left: nothing scores lower"
 """The proof when the witness itself reaches 0 points and 0 cards, the least outcome (S2)."""
@@ -47,6 +51,8 @@ class Answer:
     method: str
     outcome: Outcome
     proof: str = ""
+    stats: dict[str, float] = field(default_factory=dict)
+    """Where the time went (method-specific counters and seconds), for bench/solver.py."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +94,7 @@ def certified(
     started: float,
     method: str,
     proof: str,
+    stats: dict[str, float] | None = None,
 ) -> Answer:
     """Replay the witness on the reference engine (WitnessError if it does not) and wrap it."""
     outcome = certify(puzzle, moves, points, remaining)
@@ -100,6 +107,7 @@ def certified(
         method=method,
         outcome=outcome,
         proof=proof,
+        stats=stats or {},
     )
 
 

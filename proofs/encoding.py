@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
+from dekal.proofs.answer import KEY_CARDS
 from dekal.proofs.moves import ENTERS, Shape, shapes
 from dekal.proofs.puzzle import Move, Puzzle
 
-from dekal_ref.notation import CELLS, Grid
+from dekal_ref.notation import CELLS, Grid, Push
 from dekal_ref.scoring import neighbours
 
 BoolExpr: TypeAlias = Any
@@ -80,6 +81,7 @@ class Unrolling:
     puzzle: Puzzle
     first: Move | None = None
     symmetry: bool = True
+    factored: bool = True
     values: tuple[int, ...] = ()
     shapes: tuple[Shape, ...] = ()
     constraints: list[BoolExpr] = field(default_factory=list)
@@ -87,6 +89,7 @@ class Unrolling:
     cells: list[list[list[Lit]]] = field(default_factory=list)
     down: list[list[Lit]] = field(default_factory=list)
     left: list[Lit] = field(default_factory=list)
+    reveal_choice: list[dict[int, Lit]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.values = self.puzzle.values()
@@ -138,40 +141,105 @@ class Unrolling:
             self.constraints.append(z3.PbEq([(c, 1) for c in live], 1))
         return chosen
 
-    def _incoming(self, step: int, chosen: Sequence[Lit]) -> list[Lit]:
+    def _incoming(self, step: int, chosen: Sequence[Lit], reveals: dict[int, Lit]) -> list[Lit]:
         """One-hot value of the card inserted at `step` (solo: the card just revealed)."""
         if self.puzzle.incoming is not None:
             card = self.puzzle.incoming[step]
             return [card == v for v in self.values]
-        revealed: dict[int, list[Lit]] = defaultdict(list)
-        for shape, c in zip(self.shapes, chosen, strict=True):
-            revealed[shape.reveal].append(c)
-        reveal = {
-            cell: self._fresh(f"r{step}_{cell}", disj(group)) for cell, group in revealed.items()
-        }
+        if not reveals:
+            revealed: dict[int, list[Lit]] = defaultdict(list)
+            for shape, c in zip(self.shapes, chosen, strict=True):
+                revealed[shape.reveal].append(c)
+            reveal = {
+                cell: self._fresh(f"r{step}_{cell}", disj(group))
+                for cell, group in revealed.items()
+            }
+        else:
+            reveal = reveals
         now = self.cells[step]
         return [
             self._fresh(f"x{step}_{i}", disj(conj(r, now[cell][i]) for cell, r in reveal.items()))
             for i in range(len(self.values))
         ]
 
+    def _factors(self, step: int) -> tuple[dict[int, Lit], dict[Push, Lit]]:
+        """One Bool per reveal cell and one per push, each exactly one true (T1, P1/P2).
+
+        A step is the pair; pairs the rules forbid (a push that would drop the card straight
+        into that hole) are excluded by a binary clause each.
+        """
+        down = self.down[step]
+        reveals: dict[int, Lit] = {}
+        pushes: dict[Push, Lit] = {}
+        for shape in self.shapes:
+            if shape.reveal not in reveals:
+                allowed = down[shape.reveal]
+                if allowed is False:
+                    reveals[shape.reveal] = False
+                elif step == 0 and self.first is not None:
+                    reveals[shape.reveal] = shape.reveal == self.first.reveal
+                else:
+                    var = z3.Bool(f"r{step}_{shape.reveal}")
+                    if allowed is not True:
+                        self.constraints.append(z3.Implies(var, allowed))
+                    reveals[shape.reveal] = var
+            if shape.push not in pushes:
+                if step == 0 and self.first is not None:
+                    pushes[shape.push] = shape.push == self.first.push
+                else:
+                    pushes[shape.push] = z3.Bool(f"p{step}_{shape.push}")
+        self._exactly_one(list(reveals.values()))
+        self._exactly_one(list(pushes.values()))
+        legal = {(s.reveal, s.push) for s in self.shapes}
+        for cell, r in reveals.items():
+            for push, p in pushes.items():
+                if (cell, push) not in legal and r is not False and p is not False:
+                    self.constraints.append(z3.Not(z3.And(as_expr(r), as_expr(p))))
+        return reveals, pushes
+
+    def _exactly_one(self, literals: list[Lit]) -> None:
+        live = [c for c in literals if not isinstance(c, bool)]
+        forced = sum(1 for c in literals if c is True)
+        if forced > 1 or (forced == 0 and not live):
+            self.constraints.append(z3.BoolVal(False))
+        elif forced == 1:
+            self.constraints.extend(z3.Not(c) for c in live)
+        elif len(live) == 1:
+            self.constraints.append(live[0])
+        else:
+            self.constraints.append(z3.PbEq([(c, 1) for c in live], 1))
+
     def _step(self, step: int) -> None:
-        chosen = self._choices(step)
+        if self.factored:
+            reveals, pushes = self._factors(step)
+            chosen: list[Lit] = [conj(reveals[s.reveal], pushes[s.push]) for s in self.shapes]
+            self.reveal_choice.append(reveals)
+        else:
+            chosen = self._choices(step)
+            reveals = {}
+            pushes = {}
         self.choice.append(chosen)
-        card = self._incoming(step, chosen)
+        card = self._incoming(step, chosen, reveals)
         now, faces = self.cells[step], self.down[step]
         after: list[list[Lit]] = []
         after_down: list[Lit] = []
         for cell in CELLS:
-            by_source: dict[int, list[Lit]] = defaultdict(list)
+            # source -> push -> the reveal literals under which `cell` takes its card from it
+            by_source: dict[int, dict[Push, list[Lit]]] = defaultdict(lambda: defaultdict(list))
             for shape, c in zip(self.shapes, chosen, strict=True):
                 source = shape.source_of(cell)
                 if source is not None and c is not False:
-                    by_source[source].append(c)
-            group = {
-                source: self._fresh(f"g{step}_{cell}_{source}", disj(items))
-                for source, items in by_source.items()
-            }
+                    if self.factored:
+                        by_source[source][shape.push].append(reveals[shape.reveal])
+                    else:
+                        by_source[source][shape.push].append(c)
+            group: dict[int, Lit] = {}
+            for source, per_push in by_source.items():
+                if self.factored:
+                    condition = disj(conj(pushes[p], disj(rs)) for p, rs in per_push.items())
+                else:
+                    condition = disj(c for items in per_push.values() for c in items)
+                group[source] = self._fresh(f"g{step}_{cell}_{source}", condition)
             stay = neg(disj(group.values()))
             values: list[Lit] = []
             for i in range(len(self.values)):
@@ -232,6 +300,19 @@ class Unrolling:
         """S2: the sum of the values left is at most `bound`."""
         terms = [
             (conj(self.cells[-1][cell][i], self.left[cell]), value)
+            for cell in CELLS
+            for i, value in enumerate(self.values)
+        ]
+        return _pb_at_most(terms, bound)
+
+    def key_at_most(self, bound: int) -> BoolExpr:
+        """S3's order in one sum: points·KEY_CARDS + cards left is at most `bound`.
+
+        A card of value v that is left weighs KEY_CARDS·v + 1; cards left never reach
+        KEY_CARDS, so comparing keys compares (points, cards left) lexicographically.
+        """
+        terms = [
+            (conj(self.cells[-1][cell][i], self.left[cell]), KEY_CARDS * value + 1)
             for cell in CELLS
             for i, value in enumerate(self.values)
         ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 
 from dekal.proofs.answer import (
+    KEY_CARDS,
     ZERO,
     Answer,
     Deadline,
@@ -38,7 +39,6 @@ from dekal import bits, tables
 from dekal_ref.notation import Grid
 
 METHOD = "search"
-KEY_CARDS = 32  # key = points * KEY_CARDS + cards left: cards left (0..16) never reach 32
 MEMO_LIMIT = 3_000_000  # states remembered per search (memory stays a few hundred MB at most)
 CHECK_EVERY = 4096  # nodes between two looks at the clock
 
@@ -150,6 +150,34 @@ class _Search:
         if self.best is None:
             return []
         return [Move(hole, self.legal[hole][index][0]) for hole, index in self.best]
+
+
+def quick_bound(puzzle: Puzzle, *, width: int = 64, first: Move | None = None) -> tuple[int, int]:
+    """A reachable (points, cards left), found fast by a beam search: no proof, a warm start.
+
+    Level by level, only the `width` states with the lowest current score are expanded.
+    """
+    legal = tables.LEGAL[puzzle.variant]
+    level = {(bits.pack(puzzle.grid), puzzle.face_down_mask)}
+    for depth in range(puzzle.turns):
+        children: set[tuple[int, int]] = set()
+        for grid, down in level:
+            for hole in range(16):
+                if not (down >> hole) & 1 or (depth == 0 and first and hole != first.reveal):
+                    continue
+                shift = 4 * hole
+                card = puzzle.incoming[depth] if puzzle.incoming else (grid >> shift) & 0xF
+                holed = grid & ~(0xF << shift)
+                for push, step in legal[hole]:
+                    if depth == 0 and first and push != first.push:
+                        continue
+                    children.add(
+                        (bits.push_grid(holed, step, card), bits.push_face_down(down, step))
+                    )
+        ranked = sorted(children, key=lambda state: bits.score(state[0]))
+        level = set(ranked[:width]) if depth < puzzle.turns - 1 else set(ranked[:1])
+    (grid, _), *_ = level
+    return bits.score(grid)
 
 
 def _answer(search: _Search, started: float, proof: str) -> Answer:

@@ -1,7 +1,7 @@
 """The puzzle queries answered by Z3 on the unrolled formula (`encoding.Unrolling`).
 
 * `minimum`: the lowest reachable score, then the fewest cards (S3), with a witness and a
-  proof: the descent asks "score ≤ best − 1?" until Z3 answers unsat, then the same for cards.
+  proof: the descent asks "an outcome better than the best so far?" until Z3 answers unsat.
 * `at_most`: can the score reach at most S? (a witness, or None when Z3 proved it cannot).
 * `reach`: can the final grid be exactly this one?
 * `rank`: every legal first move with the best outcome still reachable after it.
@@ -17,7 +17,9 @@ from __future__ import annotations
 import time
 
 import z3  # type: ignore[import-untyped]
+from dekal.proofs import search
 from dekal.proofs.answer import (
+    KEY_CARDS,
     ZERO,
     Answer,
     Deadline,
@@ -39,15 +41,27 @@ METHOD = "z3"
 
 
 class _Session:
-    """One unrolled puzzle in one incremental solver, checked under a deadline."""
+    """One unrolled puzzle in one incremental solver, checked under a deadline.
+
+    `stats` records where the time goes: building the formula, the satisfiable checks (each
+    finds a better witness) and the last, unsatisfiable one (the proof).
+    """
 
     def __init__(self, puzzle: Puzzle, deadline: Deadline, first: Move | None = None) -> None:
+        started = time.perf_counter()
         self.puzzle = puzzle
         self.deadline = deadline
         self.unrolled = Unrolling(puzzle, first=first)
         self.solver = z3.Solver()
         self.solver.add(self.unrolled.constraints)
         self.tries = 0
+        self.stats: dict[str, float] = {
+            "build_seconds": time.perf_counter() - started,
+            "sat_checks": 0,
+            "sat_seconds": 0.0,
+            "unsat_checks": 0,
+            "unsat_seconds": 0.0,
+        }
 
     def check(self, *assumed: BoolExpr) -> list[Move] | None:
         """The witness of a model, None when unsat; GaveUp on unknown or no time left."""
@@ -61,11 +75,17 @@ class _Session:
             flag = z3.Bool(f"assume{self.tries}_{index}")
             self.solver.add(z3.Implies(flag, condition))
             flags.append(flag)
+        started = time.perf_counter()
         verdict = self.solver.check(*flags)
+        spent = time.perf_counter() - started
         if verdict == z3.unsat:
+            self.stats["unsat_checks"] += 1
+            self.stats["unsat_seconds"] += spent
             return None
         if verdict != z3.sat:
             raise GaveUp(f"z3 answered unknown ({self.solver.reason_unknown()})")
+        self.stats["sat_checks"] += 1
+        self.stats["sat_seconds"] += spent
         return self.unrolled.moves(self.solver.model())
 
     def keep(self, condition: BoolExpr) -> None:
@@ -78,51 +98,60 @@ def minimum(
     timeout: float = 60.0,
     progress: Progress = quiet,
     first: Move | None = None,
-    start_bound: int | None = None,
+    warm_start: bool = True,
 ) -> Answer:
     """The lowest score, then fewest cards, with a witness; proved unless time ran out.
 
-    `start_bound` (e.g. from a quick heuristic) only skips questions: the first check asks
-    for a score ≤ start_bound, and falls back to no bound if that is unsat.
+    The descent runs on the key points·32 + cards left (one pseudo-Boolean sum, so one
+    refutation proves both S3 criteria). With `warm_start`, the outcome of the search's quick
+    beam (`search.quick_bound`) only skips questions: the first check asks for that outcome
+    or better, and falls back to no bound if Z3 refutes it. The witness and the proof are
+    always Z3's own.
     """
     started = time.perf_counter()
     deadline = Deadline(timeout)
+    start = search.quick_bound(puzzle, first=first) if warm_start else None
+    warmed = time.perf_counter() - started
     session = _Session(puzzle, deadline, first)
+    session.stats["warm_start_seconds"] = warmed
     unrolled = session.unrolled
     witness = None
-    if start_bound is not None:
-        witness = session.check(unrolled.score_at_most(start_bound))
+    if start is not None:
+        witness = session.check(unrolled.key_at_most(start[0] * KEY_CARDS + start[1]))
     if witness is None:
         witness = session.check()
     if witness is None:  # only a fixed first move can make a puzzle unsatisfiable
         raise GaveUp(f"no legal sequence starts with {first}")
-    best = replay(puzzle, witness)
-    points, remaining, moves = best.points, best.remaining, witness
+    found = replay(puzzle, witness)
+    points, remaining, moves = found.points, found.remaining, witness
     proof = "z3 unsat"
     try:
-        while points > 0:  # S2: descend on the score
-            progress(f"z3: score {points} reached; is {points - 1} reachable?")
-            witness = session.check(unrolled.score_at_most(points - 1))
+        while points or remaining:
+            key = points * KEY_CARDS + remaining
+            progress(f"z3: score {points} with {remaining} cards; anything better?")
+            session.keep(unrolled.key_at_most(key))
+            witness = session.check(unrolled.key_at_most(key - 1))
             if witness is None:
                 break
-            found = replay(puzzle, witness)
-            points, remaining, moves = found.points, found.remaining, witness
-        session.keep(unrolled.score_at_most(points))
-        while remaining > 0:  # S3: then on the cards left
-            progress(f"z3: score {points} with {remaining} cards; with {remaining - 1}?")
-            witness = session.check(unrolled.remaining_at_most(remaining - 1))
-            if witness is None:
-                break
-            found = replay(puzzle, witness)
-            if found.points > points:
-                raise AssertionError("a model broke the score bound it was asked to keep")
-            points, remaining, moves = found.points, found.remaining, witness
+            better = replay(puzzle, witness)
+            if (better.points, better.remaining) >= (points, remaining):
+                raise AssertionError("a model broke the bound it was asked to meet")
+            points, remaining, moves = better.points, better.remaining, witness
     except GaveUp as error:
         progress(f"z3: stopped without proof: {error}")
         proof = ""
     if proof and points == 0:
         proof = ZERO
-    return certified(puzzle, moves, points, remaining, started=started, method=METHOD, proof=proof)
+    return certified(
+        puzzle,
+        moves,
+        points,
+        remaining,
+        started=started,
+        method=METHOD,
+        proof=proof,
+        stats=session.stats,
+    )
 
 
 def at_most(puzzle: Puzzle, bound: int, *, timeout: float = 60.0) -> Answer | None:

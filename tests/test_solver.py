@@ -72,9 +72,9 @@ def brute_force(puzzle: Puzzle) -> tuple[int, int]:
 
 
 @FEW
-@given(puzzles(variant="slide"))
-def test_z3_search_and_brute_force_agree_slide(puzzle: Puzzle) -> None:
-    by_z3 = z3_solve.minimum(puzzle, timeout=60)
+@given(puzzles(variant="slide"), st.booleans())
+def test_z3_search_and_brute_force_agree_slide(puzzle: Puzzle, warm: bool) -> None:
+    by_z3 = z3_solve.minimum(puzzle, timeout=60, warm_start=warm)
     by_search = search.minimum(puzzle, timeout=60)
     assert by_z3.proved_optimal and by_search.proved_optimal
     expected = brute_force(puzzle)
