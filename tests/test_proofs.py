@@ -116,19 +116,8 @@ def test_a_wrong_push_table_entry_is_caught_and_named() -> None:
 
 def test_a_push_straight_into_the_hole_is_caught() -> None:
     hole = 0  # a1: entering from the left or the top would drop the card straight in
-    into_hole = bits.PushStep(
-        entry=hole,
-        keep=bits.MASK64 ^ 0xF,
-        move=0,
-        move_up=0,
-        move_down=0,
-        drop=0,
-        drop_up=0,
-        drop_down=0,
-        keep16=bits.MASK16 ^ 1,
-        move16=0,
-        drop16=0,
-    )
+    _, from_right = tables.LEGAL["slide"][hole][0]  # R: d1 c1 b1 slide towards a1
+    into_hole = dataclasses.replace(from_right, entry=hole)  # ... but the card enters at a1
     from dekal_ref.notation import Push
 
     legal = _legal_with("slide", hole, lambda entries: [*entries, (Push("L"), into_hole)])
