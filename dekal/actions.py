@@ -8,13 +8,24 @@ immutable action values: no action object is created on the hot path.
 from __future__ import annotations
 
 from dekal import game
-from dekal.grid import cells_of
 from dekal.state import FastState
 from dekal.tables import LEGAL, VARIANTS
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take
 from dekal_ref.state import Phase
 
-REVEALS = tuple(tuple(Reveal(seat, cell) for cell in range(16)) for seat in range(6))
+REVEALS_LOW = tuple(
+    tuple(tuple(Reveal(seat, cell) for cell in range(8) if byte >> cell & 1) for byte in range(256))
+    for seat in range(6)
+)
+"""REVEALS_LOW[seat][byte]: the reveals of the cells a1..d2 (0..7) set in a mask's low byte."""
+REVEALS_HIGH = tuple(
+    tuple(
+        tuple(Reveal(seat, 8 + cell) for cell in range(8) if byte >> cell & 1)
+        for byte in range(256)
+    )
+    for seat in range(6)
+)
+"""REVEALS_HIGH[seat][byte]: the reveals of the cells a3..d4 (8..15) set in a mask's high byte."""
 TAKES = tuple(tuple(Take(seat, value) for value in range(11)) for seat in range(6))
 PUSH_MOVES = {
     variant: tuple(
@@ -52,8 +63,9 @@ def legal_actions(state: FastState) -> list[Action]:
         actions: list[Action] = []
         for seat, pick in enumerate(state.picks):
             if pick is None:
-                reveals = REVEALS[seat]
-                actions.extend(reveals[cell] for cell in cells_of(state.down[seat]))
+                mask = state.down[seat]
+                actions += REVEALS_LOW[seat][mask & 0xFF]
+                actions += REVEALS_HIGH[seat][mask >> 8]
         return actions
     to_act = state.to_act
     if to_act is None:

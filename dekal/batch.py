@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dekal import bits
+from dekal.bits import PushStep
 from dekal.tables import ALL_STEPS
 
 Words = NDArray[np.uint64]
@@ -65,13 +66,7 @@ class _StepArrays:
     """Every PushStep field as an array over ALL_STEPS; indexing picks one step per grid."""
 
     def __init__(self) -> None:
-        self.fields = {
-            name: _field(name)
-            for name in (
-                "entry", "keep", "move", "move_up", "move_down", "drop", "drop_up", "drop_down",
-                "keep16", "move16", "drop16",
-            )
-        }  # fmt: skip
+        self.fields = {name: _field(name) for name in PushStep.__dataclass_fields__}
 
     def take(self, step_ids: NDArray[np.intp]) -> Any:
         chosen = {name: column[step_ids] for name, column in self.fields.items()}

@@ -22,6 +22,7 @@ value (only at table constants); every mask is a named module constant the proof
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -239,7 +240,8 @@ class PushStep:
     * `drop`: eject's card pushed out at the far end, which goes into the hole
       (`drop_up` / `drop_down`; all 0 for a push along the hole's line);
     * `entry`: the entry cell, which receives the new card.
-    `keep16`, `move16`, `drop16` are the same sets in compact form, for the face-down mask.
+    `keep16`, `move16`, `drop16` are the same sets in compact form, for the face-down mask,
+    and `move_up16` … `drop_down16` the same shifts in cells (the bit shifts divided by 4).
     """
 
     entry: int
@@ -253,6 +255,10 @@ class PushStep:
     keep16: int
     move16: int
     drop16: int
+    move_up16: int
+    move_down16: int
+    drop_up16: int
+    drop_down16: int
 
 
 def push_grid(grid: Word, step: PushStep, card: Word | int) -> Word:
@@ -270,22 +276,36 @@ def push_grid(grid: Word, step: PushStep, card: Word | int) -> Word:
 def push_face_down(down: Word, step: PushStep) -> Word:
     """The 16-bit face-down mask after the push: cards keep their face, the new one is up.
 
-    Invariant: the permutation of push_grid on one bit per cell (shifts divided by 4); the
+    Invariant: the permutation of push_grid on one bit per cell (shifts in cells, not bits); the
     entry cell's bit is in none of keep16, move's image, drop's image, so it ends 0 (face up).
     """
-    moved = ((down & step.move16) >> (step.move_down // NIBBLE)) << (step.move_up // NIBBLE)
-    dropped = ((down & step.drop16) >> (step.drop_down // NIBBLE)) << (step.drop_up // NIBBLE)
+    moved = ((down & step.move16) >> step.move_down16) << step.move_up16
+    dropped = ((down & step.drop16) >> step.drop_down16) << step.drop_up16
     return (down & step.keep16) | moved | dropped
 
 
-def pack(values: tuple[int, ...] | list[int]) -> int:
-    """Sixteen values in reading order (hole = 0) -> a grid word (not a hot path)."""
-    word = 0
-    for cell, value in enumerate(values):
-        word |= value << (NIBBLE * cell)
-    return word
+_BYTE_NIBBLES = tuple((byte & 0xF, byte >> 4) for byte in range(256))
+
+
+def pack(values: Sequence[int]) -> int:
+    """Sixteen values 0..15 in reading order (hole = 0) -> a grid word.
+
+    Invariant: byte k of the word holds cells 2k (low nibble) and 2k+1 (high nibble), so the
+    word is the little-endian reading of those eight bytes.
+    """
+    v = values
+    return int.from_bytes(
+        bytes(
+            (
+                v[0] | v[1] << 4, v[2] | v[3] << 4, v[4] | v[5] << 4, v[6] | v[7] << 4,
+                v[8] | v[9] << 4, v[10] | v[11] << 4, v[12] | v[13] << 4, v[14] | v[15] << 4,
+            )
+        ),
+        "little",
+    )  # fmt: skip
 
 
 def unpack(word: int) -> tuple[int, ...]:
-    """A grid word -> sixteen values in reading order (not a hot path)."""
-    return tuple((word >> (NIBBLE * cell)) & 0xF for cell in range(CELLS))
+    """A grid word -> sixteen values in reading order (two nibbles per byte, by table)."""
+    b0, b1, b2, b3, b4, b5, b6, b7 = map(_BYTE_NIBBLES.__getitem__, word.to_bytes(8, "little"))
+    return b0 + b1 + b2 + b3 + b4 + b5 + b6 + b7

@@ -116,7 +116,10 @@ def reveal(state: FastState, seat: int, cell: int) -> FastState:
         )
     picks = state.picks[:seat] + (cell,) + state.picks[seat + 1 :]
     if None in picks:
-        return state._replace(picks=picks)
+        r, rnd, turn, phase, start, grids, down, _, centre, hand, pile, removed, totals = state
+        return FastState(
+            r, rnd, turn, phase, start, grids, down, picks, centre, hand, pile, removed, totals
+        )
     return _reveal_all(state, picks)  # type: ignore[arg-type]
 
 
@@ -174,7 +177,11 @@ def take(state: FastState, seat: int, card: int) -> FastState:
             f"there is no {card} in the centre (the centre holds {' '.join(map(str, centre))})",
         )
     index = centre.index(card)
-    return state._replace(phase=Phase.PUSH, centre=centre[:index] + centre[index + 1 :], hand=card)
+    centre = centre[:index] + centre[index + 1 :]
+    r, rnd, turn, _, start, grids, down, picks, _, _, pile, removed, totals = state
+    return FastState(
+        r, rnd, turn, Phase.PUSH, start, grids, down, picks, centre, card, pile, removed, totals
+    )
 
 
 def push(state: FastState, seat: int, move: Push) -> FastState:
@@ -198,15 +205,18 @@ def push(state: FastState, seat: int, move: Push) -> FastState:
     grids = state.grids[:seat] + (bits.push_grid(word, step, hand),) + state.grids[seat + 1 :]
     mask = bits.push_face_down(state.down[seat], step)
     down = state.down[:seat] + (mask,) + state.down[seat + 1 :]
-    if state.centre:
-        return state._replace(phase=Phase.TAKE, grids=grids, down=down, hand=None)
-    return _end_turn(state._replace(grids=grids, down=down, hand=None))
+    r, rnd, turn, _, start, _, _, picks, centre, _, pile, removed, totals = state
+    after = FastState(
+        r, rnd, turn, Phase.TAKE, start, grids, down, picks, centre, None, pile, removed, totals
+    )
+    return after if centre else _end_turn(after)
 
 
 def hole_of(word: int) -> int:
     """The cell of the single hole of a grid word (T4 otherwise).
 
-    Invariant: zero_nibbles has one bit 4i per empty cell; one bit means one hole, at i.
+    Invariant: occupied ^ NIBBLE_LOW has bit 4i set for each empty cell i; x & (x - 1) == 0
+    for exactly one set bit, and bit_length() // 4 is then its cell.
     """
     holes = bits.occupied(word) ^ bits.NIBBLE_LOW
     if holes & (holes - 1) or not holes:

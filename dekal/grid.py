@@ -22,6 +22,14 @@ def cells_of(mask16: int) -> tuple[int, ...]:
     return _BYTE_CELLS[mask16 & 0xFF] + tuple(8 + cell for cell in _BYTE_CELLS[mask16 >> 8])
 
 
+def nth_cell(mask16: int, index: int) -> int:
+    """The index-th cell (0-based, ascending) of a compact-form set; index < popcount."""
+    low = _BYTE_CELLS[mask16 & 0xFF]
+    if index < len(low):
+        return low[index]
+    return 8 + _BYTE_CELLS[mask16 >> 8][index - len(low)]
+
+
 def cancelled_cells(grid: Grid) -> frozenset[int]:
     """S1: the cells whose card has an orthogonal neighbour of the same value."""
     return frozenset(cells_of(bits.compact(bits.cancelled(bits.pack(grid)))))

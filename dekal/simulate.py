@@ -15,13 +15,15 @@ from collections.abc import Callable, Iterator
 
 from dekal import bits
 from dekal.game import CLEAR_CELL, check_deal, first_player_by_lowest_card
-from dekal.grid import cells_of
+from dekal.grid import nth_cell
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal.tables import LEGAL
 from dekal_ref.actions import NewRound
 from dekal_ref.deal import Deal, SplitMix64, deal_from_deck, shuffled_deck
 from dekal_ref.errors import IllegalAction
 from dekal_ref.state import Phase, Rules
+
+NO_PICK = -1
 
 
 def deal_stream(seed: int, players: int) -> Iterator[Deal]:
@@ -66,23 +68,24 @@ def play_random(
         removed: tuple[int, ...] = ()
         for turn in range(1, TURNS_PER_ROUND + 1):
             # T1: the policy picks among all seats' reveals (seat, then cell), one pick at a time.
-            picks: list[int | None] = [None] * n
-            counts = [mask.bit_count() for mask in down]
-            waiting = sum(counts)
+            picks = [NO_PICK] * n
+            counts = [16 - turn + 1] * n  # every grid has 17 - turn face-down cards (T5)
+            waiting = n * counts[0]
             for _ in range(n):
                 index = int(draw() * waiting)
                 for seat in range(n):
-                    if picks[seat] is None:
+                    if picks[seat] == NO_PICK:
                         if index < counts[seat]:
                             break
                         index -= counts[seat]
-                picks[seat] = cells_of(down[seat])[index]
+                picks[seat] = nth_cell(down[seat], index)
                 waiting -= counts[seat]
-            revealed = [(grids[s] >> (4 * picks[s])) & 0xF for s in range(n)]  # type: ignore[operator]
+            revealed = [0] * n
             for seat in range(n):
-                cell: int = picks[seat]  # type: ignore[assignment]
+                cell = picks[seat]
+                revealed[seat] = (grids[seat] >> (4 * cell)) & 0xF
                 grids[seat] &= CLEAR_CELL[cell]
-                down[seat] &= ~(1 << cell)
+                down[seat] ^= 1 << cell  # the cell was face down: XOR clears it
             if start is None:
                 start, pile, removed = first_player_by_lowest_card(revealed, pile, removed)
             centre = sorted(revealed)
@@ -93,7 +96,7 @@ def play_random(
                 values = sorted(set(centre))
                 value = values[int(draw() * len(values))]
                 centre.remove(value)
-                moves = legal[picks[seat]]  # type: ignore[index]
+                moves = legal[picks[seat]]  # the hole is where the seat's card was revealed
                 step = moves[int(draw() * len(moves))][1]
                 grids[seat] = push_grid(grids[seat], step, value)
                 down[seat] = push_face_down(down[seat], step)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from dekal.bits import unpack
 from dekal_ref.state import Phase, Rules
 
 TURNS_PER_ROUND = 16  # T5: 16 turns reveal every original card
@@ -62,8 +63,7 @@ class FastState(NamedTuple):
 
     def values(self, seat: int) -> tuple[int, ...]:
         """The seat's grid as sixteen values (hole = 0), face-down cards included."""
-        word = self.grids[seat]
-        return tuple((word >> shift) & 0xF for shift in range(0, 64, 4))
+        return unpack(self.grids[seat])
 
     def face_down_cells(self, seat: int) -> list[int]:
         mask = self.down[seat]

@@ -96,6 +96,10 @@ def step_of(chain: tuple[int, ...]) -> PushStep:
         keep16=MASK16 ^ _bits(chain),
         move16=_bits(straight),
         drop16=_bits(dropped),
+        move_up16=move_up // NIBBLE,
+        move_down16=move_down // NIBBLE,
+        drop_up16=drop_up // NIBBLE,
+        drop_down16=drop_down // NIBBLE,
     )
 
 

@@ -1,0 +1,297 @@
+"""Benchmarks: the optimized engine (dekal) against the reference (dekal_ref), in one run.
+
+Both engines do the same work on the same inputs, timed in turns (best of several rounds, so
+that a busy machine hurts both alike); each result is checked equal before it is timed.
+Printed as ratios (reference time / optimized time) with absolute rates:
+
+    python bench/run.py            # about 2–3 minutes
+    python bench/run.py --quick    # under a minute
+    python bench/run.py --quick --json   # the same, then one JSON line for machines
+
+Measures:
+  score_scalar  score one grid at a time: dekal.bits.score on a grid word vs dekal_ref.score_grid
+  score_batch   the NumPy path (dekal.batch.score_many) per grid vs dekal_ref.score_grid per grid
+  push          insert a card by a push: table + kernel on a grid word vs dekal_ref.push_card
+  legal_moves   legal_actions on the same positions (every phase) in both engines
+  random_game   a whole random game (dekal.simulate.play_random) vs the reference playing the
+                same game through its API; the final positions must be equal
+  *_api         the same through dekal.fast's reference-typed API (tuples in, Score out, states)
+  state machine Hypothesis lock-step state machine (tests/test_state_machine.py): steps per second
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import dekal_ref
+from dekal import batch, bits, fast, simulate
+from dekal.game import hole_of
+from dekal.tables import LEGAL, STEP, VARIANTS
+from dekal_ref.notation import Push
+from dekal_ref.state import Rules
+
+TARGETS = {"score_scalar": 15.0, "score_batch": 200.0, "random_game": 10.0}
+
+
+def best_times(works: Sequence[Callable[[], object]], rounds: int) -> list[float]:
+    """The best of `rounds` CPU-time measurements of each work, in seconds.
+
+    The works run in turns (round 1: each once, round 2: each once, …), so that a change of
+    load on a shared machine falls on all of them, and time is this process's CPU time
+    (time.process_time), which other processes do not inflate. Garbage collection is paused.
+    """
+    best = [float("inf")] * len(works)
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for k, work in enumerate(works):
+                start = time.process_time()
+                work()
+                best[k] = min(best[k], time.process_time() - start)
+    finally:
+        gc.enable()
+    return best
+
+
+class Report:
+    def __init__(self, quiet: bool) -> None:
+        self.ratios: dict[str, float] = {}
+        self.rates: dict[str, float] = {}
+        self.quiet = quiet
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, flush=True)
+
+    def compare(
+        self, name: str, unit: str, count_ref: int, t_ref: float, count_fast: int, t_fast: float
+    ) -> None:
+        per_ref, per_fast = t_ref / count_ref, t_fast / count_fast
+        ratio = per_ref / per_fast
+        self.ratios[name] = round(ratio, 1)
+        self.rates[f"{name}_ref_{unit}_per_s"] = round(1 / per_ref, 1)
+        self.rates[f"{name}_fast_{unit}_per_s"] = round(1 / per_fast, 1)
+        target = TARGETS.get(name)
+        verdict = (
+            ""
+            if target is None
+            else f"  (target ≥ {target:g}×: {'met' if ratio >= target else 'MISSED'})"
+        )
+        self.say(
+            f"{name:<16} {ratio:8.1f}×   ref {1 / per_ref:>12,.0f} {unit}/s   "
+            f"fast {1 / per_fast:>14,.0f} {unit}/s{verdict}"
+        )
+
+
+def sample_grids(count: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """Final grids: uniform values, and small alphabets half the time (big groups)."""
+    grids = []
+    for k in range(count):
+        alphabet = list(range(1, 11)) if k % 2 else rng.sample(range(1, 11), rng.randint(2, 4))
+        grids.append(tuple(rng.choice(alphabet) for _ in range(16)))
+    return grids
+
+
+def bench_score(report: Report, n: int, rounds: int, rng: random.Random) -> None:
+    grids = sample_grids(n, rng)
+    words = [bits.pack(g) for g in grids]
+    array = batch.pack_many(grids)
+    ref_scores = [(s.points, s.remaining) for s in map(dekal_ref.score_grid, grids)]
+    assert [bits.score(w) for w in words] == ref_scores
+    points, remaining = batch.score_many(array)
+    assert list(zip(points.tolist(), remaining.tolist(), strict=True)) == ref_scores
+    assert [fast.score_grid(g) for g in grids[:2000]] == [
+        dekal_ref.score_grid(g) for g in grids[:2000]
+    ]
+
+    ref_score, fast_score, fast_api = dekal_ref.score_grid, bits.score, fast.score_grid
+    big = np.tile(array, max(1, 1_000_000 // n))
+    t_ref, t_fast, t_batch, t_api = best_times(
+        [
+            lambda: [ref_score(g) for g in grids],
+            lambda: [fast_score(w) for w in words],
+            lambda: batch.score_many(big),
+            lambda: [fast_api(g) for g in grids],
+        ],
+        rounds,
+    )
+    report.compare("score_scalar", "grids", n, t_ref, n, t_fast)
+    report.compare("score_batch", "grids", n, t_ref, len(big), t_batch)
+    report.compare("score_api", "grids", n, t_ref, n, t_api)
+
+
+def bench_push(report: Report, n: int, rounds: int, rng: random.Random) -> None:
+    cases: list[tuple[tuple[int, ...], Push, int, str]] = []
+    for grid in sample_grids(n, rng):
+        variant, hole = rng.choice(VARIANTS), rng.randrange(16)
+        holed = grid[:hole] + (0,) + grid[hole + 1 :]
+        push = rng.choice(LEGAL[variant][hole])[0]
+        cases.append((holed, push, rng.randint(1, 10), variant))
+    packed = [(bits.pack(g), push, card, variant) for g, push, card, variant in cases]
+    push_grid = bits.push_grid
+
+    def fast_push(word: int, push: Push, card: int, variant: str) -> int:
+        """Find the hole, read the step from the table, apply it: the whole push."""
+        return push_grid(word, STEP[variant][hole_of(word)][push], card)
+
+    ref_push = dekal_ref.push_card
+    assert [bits.unpack(fast_push(*c)) for c in packed] == [ref_push(*c) for c in cases]
+    fast_api = fast.push_card
+    t_ref, t_fast, t_api = best_times(
+        [
+            lambda: [ref_push(*c) for c in cases],
+            lambda: [fast_push(*c) for c in packed],
+            lambda: [fast_api(*c) for c in cases],
+        ],
+        rounds,
+    )
+    report.compare("push", "pushes", n, t_ref, n, t_fast)
+    report.compare("push_api", "pushes", n, t_ref, n, t_api)
+
+
+def sample_positions(count: int, rng: random.Random) -> tuple[list[Any], list[Any]]:
+    """Positions of random games in every phase, as (reference states, fast states)."""
+    ref_states: list[Any] = []
+    fast_states: list[Any] = []
+    while len(ref_states) < count:
+        players = rng.randint(2, 6)
+        rules = Rules(players=players, push=rng.choice(VARIANTS))
+        state = dekal_ref.new_game(rules, dekal_ref.seeded_deal(rng.getrandbits(64), players))
+        while state.phase is not dekal_ref.Phase.OVER and len(ref_states) < count:
+            legal = dekal_ref.legal_actions(state)
+            if rng.random() < 0.3:
+                ref_states.append(state)
+                fast_states.append(fast.from_reference(state))
+            state = dekal_ref.apply(state, rng.choice(legal))
+    return ref_states, fast_states
+
+
+def bench_legal_moves(report: Report, n: int, rounds: int, rng: random.Random) -> None:
+    ref_states, fast_states = sample_positions(n, rng)
+    ref_legal, fast_legal = dekal_ref.legal_actions, fast.legal_actions
+    assert [ref_legal(s) for s in ref_states] == [fast_legal(s) for s in fast_states]
+    t_ref, t_fast = best_times(
+        [lambda: [ref_legal(s) for s in ref_states], lambda: [fast_legal(s) for s in fast_states]],
+        rounds,
+    )
+    report.compare("legal_moves", "positions", n, t_ref, n, t_fast)
+
+
+def bench_random_game(report: Report, n_ref: int, n_fast: int, rounds: int) -> None:
+    rules = Rules(players=4)
+    deals = [dekal_ref.seeded_deal(seed, 4) for seed in range(n_fast)]
+
+    def ref_games(count: int) -> list[object]:
+        return [
+            simulate.play_random_via(dekal_ref, rules, iter([deals[k]]), None, random.Random(k))
+            for k in range(count)
+        ]
+
+    def fast_games(count: int) -> list[fast.FastState]:
+        return [
+            simulate.play_random(rules, iter([deals[k]]), None, random.Random(k))
+            for k in range(count)
+        ]
+
+    def fast_api_games(count: int) -> list[object]:
+        return [
+            simulate.play_random_via(fast, rules, iter([deals[k]]), None, random.Random(k))
+            for k in range(count)
+        ]
+
+    finals = [dekal_ref.format_position(s) for s in ref_games(min(n_ref, 20))]  # type: ignore[arg-type]
+    assert finals == [fast.format_position(s) for s in fast_games(len(finals))]
+    assert finals == [fast.format_position(s) for s in fast_api_games(len(finals))]  # type: ignore[arg-type]
+    t_ref, t_fast, t_api = best_times(
+        [lambda: ref_games(n_ref), lambda: fast_games(n_fast), lambda: fast_api_games(n_ref)],
+        rounds,
+    )
+    report.compare("random_game", "games", n_ref, t_ref, n_fast, t_fast)
+    report.compare("random_game_api", "games", n_ref, t_ref, n_ref, t_api)
+
+
+def bench_state_machine(report: Report, examples: int) -> None:
+    """Run the lock-step state machine of tests/test_state_machine.py and count its steps."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import test_state_machine as machine  # type: ignore[import-not-found]
+    from hypothesis import HealthCheck, settings
+    from hypothesis.stateful import invariant, run_state_machine_as_test
+
+    counted = {"checks": 0, "games": 0}
+
+    class Counted(machine.LockStepGames):  # type: ignore[misc]
+        """The test's machine, counting games and invariant checks (one per step, one per run)."""
+
+        def new_game(self, data: Any) -> None:
+            counted["games"] += 1
+            super().new_game(data)
+
+        @invariant()
+        def count(self) -> None:
+            counted["checks"] += 1
+
+    run_settings = settings(
+        max_examples=examples,
+        stateful_step_count=machine.GAME_STEPS,
+        database=None,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    start = time.perf_counter()
+    run_state_machine_as_test(Counted, settings=run_settings)
+    elapsed = time.perf_counter() - start
+    steps = counted["checks"] - examples  # each run checks invariants once before its steps
+    steps_per_s = steps / elapsed
+    report.rates["state_machine_steps_per_s"] = round(steps_per_s, 1)
+    report.rates["state_machine_games_per_s"] = round(counted["games"] / elapsed, 2)
+    report.say(
+        f"{'state machine':<16} {steps_per_s:8.0f} steps/s  ({steps} steps, "
+        f"{counted['games']} games started, {elapsed:.1f} s; both engines in lock-step)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller workloads: under a minute")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of the results")
+    parser.add_argument(
+        "--no-state-machine", action="store_true", help="skip the Hypothesis throughput run"
+    )
+    args = parser.parse_args(argv)
+    scale, rounds = (1, 5) if args.quick else (3, 7)
+    rng = random.Random(2024)
+    report = Report(quiet=False)
+    report.say(
+        f"dekal bench ({'quick' if args.quick else 'full'}): "
+        "ratio = reference time / optimized time"
+    )
+    started = time.perf_counter()
+    bench_score(report, 5000 * scale, rounds, rng)
+    bench_push(report, 5000 * scale, rounds, rng)
+    bench_legal_moves(report, 1000 * scale, rounds, rng)
+    bench_random_game(report, 15 * scale, 150 * scale, rounds)
+    if not args.no_state_machine:
+        bench_state_machine(report, 4 * scale)
+    report.say(f"done in {time.perf_counter() - started:.1f} s")
+    if args.json:
+        payload: dict[str, Any] = dict(report.ratios)
+        payload["rates"] = report.rates
+        payload["targets"] = TARGETS
+        payload["targets_met"] = all(report.ratios[k] >= v for k, v in TARGETS.items())
+        print(json.dumps(payload, separators=(",", ":")))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
