@@ -164,7 +164,10 @@ def report_minimum(answers: list[Answer], puzzle: Puzzle, json_output: bool) -> 
 
 
 def report_bound(
-    kind: str, target: str, answers: list[tuple[str, Answer | None, float]], json_output: bool
+    kind: str,
+    target: int | str,
+    answers: list[tuple[str, Answer | None, float]],
+    json_output: bool,
 ) -> None:
     """--at-most / --reach: reachable with a witness, or proved unreachable (exit 1)."""
     verdicts = {answer is not None for _, answer, _ in answers}
@@ -268,10 +271,10 @@ def solve(
                 results: list[tuple[str, Answer | None, float]] = []
                 for name in names:
                     results.append(_bounded(name, puzzle, at_most, target, timeout))
-                kind, shown = (
-                    ("at_most", str(at_most)) if at_most is not None else ("reach", reach or "")
-                )
-                report_bound(kind, shown, results, json_output)
+                if at_most is not None:
+                    report_bound("at_most", at_most, results, json_output)
+                else:
+                    report_bound("reach", reach or "", results, json_output)
                 return
             if rank:
                 started = time.perf_counter()

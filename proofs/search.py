@@ -182,8 +182,21 @@ def quick_bound(puzzle: Puzzle, *, width: int = 64, first: Move | None = None) -
 
 def _answer(search: _Search, started: float, proof: str) -> Answer:
     points, left = divmod(search.best_key, KEY_CARDS)
+    stats = {
+        "nodes": float(search.nodes),
+        "leaves": float(search.leaves),
+        "memo_states": float(search.memo_size),
+        "search_seconds": time.perf_counter() - started,
+    }
     return certified(
-        search.puzzle, search.moves(), points, left, started=started, method=METHOD, proof=proof
+        search.puzzle,
+        search.moves(),
+        points,
+        left,
+        started=started,
+        method=METHOD,
+        proof=proof,
+        stats=stats,
     )
 
 
