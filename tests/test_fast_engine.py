@@ -227,3 +227,49 @@ def test_fast_loop_plays_the_same_random_game_as_both_apis(seed: int) -> None:
 def test_unknown_engine_name_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown engine"):
         get_engine("turbo")
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+def test_first_player_ties_agree(players: int) -> None:
+    """F1–F2 on many deals where seats reveal their lowest cards, so ties (and, with 6
+    players and a 4-card pile, an exhausted pile: the ruling) happen often."""
+    rules = Rules(players=players)
+    exhausted = 0
+    for seed in range(150):
+        deal = dekal_ref.seeded_deal(seed, players)
+        states = [engine.new_game(rules, deal) for engine in (dekal_ref, fast)]
+        for seat, grid in enumerate(deal.grids):
+            cell = grid.index(min(grid))
+            states = [
+                e.reveal(s, seat, cell) for e, s in zip((dekal_ref, fast), states, strict=True)
+            ]
+        assert dekal_ref.format_position(states[0]) == fast.format_position(states[1])
+        exhausted += len(states[0].pile) < players
+    assert players < 6 or exhausted > 0  # the F2 ruling's case did occur
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_match_ends_exactly_at_the_threshold(seed: int) -> None:
+    """S4: a round that brings a total to exactly the threshold ends the match (≥, not >).
+
+    The same random first round is played three times: to learn its highest total T, then
+    with threshold T (the match must be over) and T + 1 (the next round must follow)."""
+    players = 2 + seed % 5
+
+    def first_round(threshold: int) -> list[object]:
+        rules = Rules(players=players, threshold=threshold)
+        finals = []
+        for engine in (dekal_ref, fast):
+            state = engine.new_game(rules, dekal_ref.seeded_deal(seed, players))
+            draw = random.Random(seed).random
+            while state.phase not in (dekal_ref.Phase.OVER, dekal_ref.Phase.NEXT_ROUND):
+                legal = engine.legal_actions(state)
+                state = engine.apply(state, legal[int(draw() * len(legal))])
+            finals.append(state)
+        return finals
+
+    top = max(first_round(10_000)[0].totals)  # type: ignore[attr-defined]
+    for threshold, phase in ((top, dekal_ref.Phase.OVER), (top + 1, dekal_ref.Phase.NEXT_ROUND)):
+        finals = first_round(threshold)
+        assert [s.phase for s in finals] == [phase, phase]  # type: ignore[attr-defined]
+        assert dekal_ref.format_position(finals[0]) == fast.format_position(finals[1])  # type: ignore[arg-type]

@@ -229,6 +229,11 @@ class LockStepGames(RuleBasedStateMachine):
                         phase, 16
                     )
                     assert len(state.face_down_cells(seat)) == 16 - played
+                threshold = self.game_rules.threshold
+                if phase is Phase.NEXT_ROUND:  # S4: a match goes on while every total is below
+                    assert threshold is not None and max(state.totals) < threshold
+                if phase is Phase.OVER:  # S4 / T5: a single round, or a total reached the threshold
+                    assert threshold is None or max(state.totals) >= threshold
                 if phase in (Phase.TAKE, Phase.PUSH):
                     # T3: the centre holds one card per seat still to take.
                     assert len(state.centre) == n - self.taken
