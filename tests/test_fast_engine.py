@@ -273,3 +273,39 @@ def test_a_match_ends_exactly_at_the_threshold(seed: int) -> None:
         finals = first_round(threshold)
         assert [s.phase for s in finals] == [phase, phase]  # type: ignore[attr-defined]
         assert dekal_ref.format_position(finals[0]) == fast.format_position(finals[1])  # type: ignore[arg-type]
+
+
+@given(
+    st.integers(0, 2**32), st.integers(0, 60), st.sampled_from(list(symmetry.SYMMETRIES)), st.data()
+)
+def test_canonical_key_forgets_the_symmetries_of_a_grid(
+    seed: int, moves: int, s: int, data: st.DataObject
+) -> None:
+    """Positions that differ by a rotation or reflection of one seat's grid (its face-down
+    cells and pending pick moved along) share a canonical key; a different centre does not."""
+    rng = random.Random(seed)
+    state = fast.new_game(
+        Rules(players=3, push=rng.choice(VARIANTS)), dekal_ref.seeded_deal(seed, 3)
+    )
+    for _ in range(moves):
+        state = fast.apply(state, rng.choice(fast.legal_actions(state)))
+    seat = data.draw(st.integers(0, 2))
+    pick = state.picks[seat]
+    image = state._replace(
+        grids=tuple(
+            symmetry.transform_word(w, s) if k == seat else w for k, w in enumerate(state.grids)
+        ),
+        down=tuple(
+            symmetry.transform_mask(m, s) if k == seat else m for k, m in enumerate(state.down)
+        ),
+        picks=tuple(
+            symmetry.CELL_MAP[s][p] if k == seat and p is not None else p
+            for k, p in enumerate(state.picks)
+        ),
+    )
+    assert pick is None or image.picks[seat] == symmetry.CELL_MAP[s][pick]
+    assert symmetry.canonical_key(image) == symmetry.canonical_key(state)
+    assert [bits.score(w) for w in image.grids] == [bits.score(w) for w in state.grids]
+    other = state._replace(centre=(*state.centre, 11))
+    assert symmetry.canonical_key(other) != symmetry.canonical_key(state)
+    assert hash(state) == hash(fast.parse_position(fast.format_position(state)))
