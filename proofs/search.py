@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 
+from dekal.proofs import leaves
 from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
@@ -40,7 +41,7 @@ from dekal_ref.notation import Grid
 
 METHOD = "search"
 MEMO_LIMIT = 3_000_000  # states remembered per search (memory stays a few hundred MB at most)
-CHECK_EVERY = 4096  # nodes between two looks at the clock
+CHECK_EVERY = 64  # nodes between two looks at the clock
 
 
 class _Stop(Exception):
@@ -77,6 +78,7 @@ class _Search:
         self.leaves = 0
         self.path: list[tuple[int, int]] = []  # (hole, index in legal[hole]) per step
         self.timed_out = False
+        self.at_once = leaves.steps_at_once(puzzle.variant)
 
     def run(self) -> None:
         grid = bits.pack(self.puzzle.grid)
@@ -109,24 +111,11 @@ class _Search:
         if self.nodes % CHECK_EVERY == 0 and self.deadline.expired():
             self.timed_out = True
             raise _Stop
+        if self.turns - depth <= self.at_once:
+            self._last_steps(depth, grid, down)
+            return
         children = self._children(depth, grid, down)
         score = bits.score
-        if depth == self.turns - 1:  # the leaves: score them, no memo needed
-            self.leaves += len(children)
-            for child, _, hole, index in children:
-                if self.target is not None:
-                    if child == self.target:
-                        points, left = score(child)
-                        self._record(child, points * KEY_CARDS + left, hole, index)
-                        raise _Stop
-                    continue
-                points, left = score(child)
-                key = points * KEY_CARDS + left
-                if key < self.best_key:
-                    self._record(child, key, hole, index)
-                    if key < self.stop_below:
-                        raise _Stop
-            return
         ranked = sorted(children, key=lambda c: score(c[0]))
         seen = self.seen[depth + 1] if depth + 1 < self.turns else None
         for child, child_down, hole, index in ranked:
@@ -141,10 +130,30 @@ class _Search:
             self._node(depth + 1, child, child_down)
             self.path.pop()
 
-    def _record(self, grid: int, key: int, hole: int, index: int) -> None:
-        self.best_key = key
-        self.best_grid = grid
-        self.best = (*self.path, (hole, index))
+    def _last_steps(self, depth: int, grid: int, down: int) -> None:
+        """The last one or two steps below this node, evaluated at once on arrays."""
+        cards = tuple(
+            self.cards[step] if self.cards is not None else None
+            for step in range(depth, self.turns)
+        )
+        found = leaves.best_leaf(
+            grid,
+            down,
+            variant=self.puzzle.variant,
+            cards=cards,
+            first=self.first if depth == 0 else None,
+            target=self.target,
+        )
+        self.leaves += found.leaves
+        if found.key < 0 or found.key >= self.best_key:
+            return
+        self.best_key = found.key
+        self.best_grid = found.grid
+        shapes = leaves.shapes_of(self.puzzle.variant)
+        tail = tuple((int(shapes.hole[s]), int(shapes.index[s])) for s in found.shapes)
+        self.best = (*self.path, *tail)
+        if self.target is not None or found.key < self.stop_below:
+            raise _Stop
 
     def moves(self) -> list[Move]:
         if self.best is None:
