@@ -170,8 +170,7 @@ class LockStepGames(RuleBasedStateMachine):
             ]
             assert legal[0] == legal[1]
             assert legal[0], "a game that is not over always has a legal action"
-            index = data.draw(st.integers(0, len(legal[0]) - 1), label="legal action")
-            self.play(legal[0][index])
+            self.play(data.draw(st.sampled_from(legal[0]), label="legal action"))
 
     def attempt(self, data: st.DataObject) -> None:
         action = draw_wrong_action(data, self.ref, self.deals[0])
