@@ -22,7 +22,7 @@ Words = NDArray[np.uint64]
 _Kernel = Callable[[Words], Words]
 
 _cancelled = cast(_Kernel, bits.cancelled)
-_occupied = cast(_Kernel, bits.occupied)
+_cancelled_and_occupied = cast(Callable[[Words], tuple[Words, Words]], bits.cancelled_and_occupied)
 _nibble_sum = cast(_Kernel, bits.nibble_sum)
 _cell_count = cast(_Kernel, bits.cell_count)
 _compact = cast(_Kernel, bits.compact)
@@ -47,9 +47,9 @@ def unpack_many(words: Words) -> NDArray[np.uint8]:
 
 def score_many(words: Words) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(points, cards left) of every grid (S1, S2), sharing one cancellation per grid."""
-    gone = _cancelled(words)
+    gone, cards = _cancelled_and_occupied(words)
     points = _nibble_sum(_kept(words, gone))
-    remaining = _cell_count(_occupied(words) ^ gone)
+    remaining = _cell_count(cards ^ gone)
     return points.astype(np.int64), remaining.astype(np.int64)
 
 

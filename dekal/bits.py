@@ -114,7 +114,12 @@ one kind to words of the same kind."""
 
 
 def cancelled(grid: Word) -> Word:
-    """S1: nibble form of every card that shares a side with a card of equal value.
+    """S1: nibble form of every card that shares a side with a card of equal value."""
+    return cancelled_and_occupied(grid)[0]
+
+
+def cancelled_and_occupied(grid: Word) -> tuple[Word, Word]:
+    """(cancelled cells, cells holding a card), both in nibble form: S1 and its by-product.
 
     Invariants, line by line:
     * nibble i of `across` is cell i XOR cell i+1 (zero iff equal); of `down`, cell i XOR cell
@@ -127,6 +132,7 @@ def cancelled(grid: Word) -> Word:
     * A card is cancelled iff it equals its right, left, lower or upper neighbour: "left" is
       `right` moved one cell up (<< 4), "upper" is `below` moved one row up (<< 16); neither
       crosses a row or the top, since column d and row 4 are clear in those sets.
+    * `filled` masked with NIBBLE_LOW is occupied(grid): the same fold on the grid itself.
     """
     across = grid ^ (grid >> NIBBLE)
     across = across | (across >> 1)
@@ -141,7 +147,7 @@ def cancelled(grid: Word) -> Word:
     has_below = filled & NOT_LAST_ROW
     below = has_below ^ (down & has_below)
     # No MASK64 needed: right ⊆ NOT_LAST_COLUMN (< bit 60) and below ⊆ NOT_LAST_ROW (< bit 48).
-    return right | (right << NIBBLE) | below | (below << ROW_BITS)
+    return right | (right << NIBBLE) | below | (below << ROW_BITS), filled & NIBBLE_LOW
 
 
 def occupied(grid: Word) -> Word:
@@ -196,11 +202,11 @@ def score_remaining(grid: Word) -> Word:
 def score(grid: int) -> tuple[int, int]:
     """The scalar hot path: (points, cards left) of one grid word (S1, S2).
 
-    Same kernels as score_points / score_remaining, sharing the cancellation; the count uses
-    int.bit_count (equal to cell_count on a nibble-form set).
+    Same kernels as score_points / score_remaining, sharing one cancellation pass; the count
+    uses int.bit_count (equal to cell_count on a nibble-form set; cancelled ⊆ occupied).
     """
-    gone = cancelled(grid)
-    return nibble_sum(kept(grid, gone)), (occupied(grid) ^ gone).bit_count()
+    gone, cards = cancelled_and_occupied(grid)
+    return nibble_sum(kept(grid, gone)), (cards ^ gone).bit_count()
 
 
 def compact(cells: Word) -> Word:
