@@ -50,6 +50,10 @@ def play_random(
     push_grid, push_face_down, score = bits.push_grid, bits.push_face_down, bits.score
     if rules.first == "chosen" and (first_player is None or not 0 <= first_player < n):
         raise IllegalAction("F3", f"the chosen variant needs a first player 0–{n - 1} at set-up")
+    if rules.first == "lowest" and first_player is not None:
+        raise IllegalAction(
+            "F1", "with the lowest-card rule the first player is found by turn 1's reveals"
+        )
     start = first_player
     totals = [0] * n
     round_number = 0

@@ -309,3 +309,19 @@ def test_canonical_key_forgets_the_symmetries_of_a_grid(
     other = state._replace(centre=(*state.centre, 11))
     assert symmetry.canonical_key(other) != symmetry.canonical_key(state)
     assert hash(state) == hash(fast.parse_position(fast.format_position(state)))
+
+
+def test_fast_loop_refuses_a_bad_set_up_like_new_game() -> None:
+    deal = dekal_ref.seeded_deal(3, 3)
+    cases = [
+        (Rules(players=3, first="chosen"), None, "F3"),
+        (Rules(players=3), 0, "F1"),
+        (Rules(players=4, first="chosen"), 0, "M2"),
+    ]
+    for rules, first, rule in cases:
+        with pytest.raises(IllegalAction) as refused:
+            simulate.play_random(rules, iter([deal]), first, random.Random(0))
+        assert refused.value.rule == rule
+        with pytest.raises(IllegalAction) as also:
+            dekal_ref.new_game(rules, deal, first)
+        assert also.value.rule == rule
