@@ -222,10 +222,15 @@ def bench_random_game(report: Report, n_ref: int, n_fast: int, rounds: int) -> N
 
 def bench_state_machine(report: Report, examples: int) -> None:
     """Run the lock-step state machine of tests/test_state_machine.py and count its steps."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    import test_state_machine as machine  # type: ignore[import-not-found]
-    from hypothesis import HealthCheck, settings
-    from hypothesis.stateful import invariant, run_state_machine_as_test
+    tests = Path(__file__).resolve().parent.parent / "tests"
+    try:
+        sys.path.insert(0, str(tests))
+        import test_state_machine as machine  # type: ignore[import-not-found]
+        from hypothesis import HealthCheck, settings
+        from hypothesis.stateful import invariant, run_state_machine_as_test
+    except ImportError as missing:
+        report.say(f"{'state machine':<16} skipped: {missing} (needs the test extras and {tests})")
+        return
 
     counted = {"checks": 0, "games": 0}
 
