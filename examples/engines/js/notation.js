@@ -53,9 +53,12 @@ function parseCell(text) {
   return cellAt(Number(match[2]) - 1, COLUMNS.indexOf(match[1]));
 }
 
-/** A value symbol -> 1..10, or a notation refusal. */
+/**
+ * A card value in an action or command -> 1..10, or a notation refusal. `10` and a lower-case
+ * `t` are also read as ten (notation.md reads `10`; the reference engine also reads `t`).
+ */
 function parseValue(text, field = 'card') {
-  const value = text === '10' ? 10 : valueOf(text);
+  const value = text === '10' || text === 't' ? 10 : valueOf(text);
   if (value === null) {
     throw new Refusal('notation', `"${text}" is not a card value (1-9, T)`, { field });
   }

@@ -199,8 +199,9 @@ const COMMANDS = {
 function serve() {
   const session = new Session();
   const lines = readline.createInterface({ input: process.stdin, terminal: false });
+  let quitting = false;
   lines.on('line', (line) => {
-    if (line.trim() === '') return;
+    if (quitting || line.trim() === '') return; // lines already buffered after a quit are not read
     let request;
     try {
       request = JSON.parse(line);
@@ -210,6 +211,7 @@ function serve() {
     }
     const reply = session.handle(request);
     if (isObject(request) && request.cmd === 'quit') {
+      quitting = true;
       lines.close();
       process.stdout.write(`${JSON.stringify(reply)}\n`, () => process.exit(0));
       return;
