@@ -225,7 +225,7 @@ def bench_state_machine(report: Report, examples: int) -> None:
     tests = Path(__file__).resolve().parent.parent / "tests"
     try:
         sys.path.insert(0, str(tests))
-        import test_state_machine as machine  # type: ignore[import-not-found]
+        import test_state_machine as machine  # type: ignore[import-not-found, unused-ignore]
         from hypothesis import HealthCheck, settings
         from hypothesis.stateful import invariant, run_state_machine_as_test
     except ImportError as missing:
@@ -234,7 +234,7 @@ def bench_state_machine(report: Report, examples: int) -> None:
 
     counted = {"checks": 0, "games": 0}
 
-    class Counted(machine.LockStepGames):  # type: ignore[misc]
+    class Counted(machine.LockStepGames):  # type: ignore[misc, unused-ignore]
         """The test's machine, counting games and invariant checks (one per step, one per run)."""
 
         def new_game(self, data: Any) -> None:
