@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
 from dekal_ref.notation import HOLE, SIZE, value_symbol
 
@@ -86,3 +87,16 @@ def grid_picture(
             text.append(" ")
         text.append("\n")
     return text
+
+
+ENGINE_HELP = (
+    "Engine that computes the result: fast (dekal, packed 64-bit grids, the default) or ref"
+    " (dekal_ref, the literal reference). Both must agree: run both to cross-check."
+)
+
+
+def engine_by_name(name: str) -> GameAPI:
+    """The engine named by --engine, or a one-line error (exit 2) naming the choices."""
+    if name not in ENGINE_NAMES:
+        fail(f"--engine {name!r}: choose one of {', '.join(ENGINE_NAMES)}")
+    return get_engine(name)

@@ -7,10 +7,11 @@ from typing import Annotated
 
 import typer
 from dekal.cli.common import (
+    ENGINE_HELP,
     EXIT_BAD_INPUT,
     describe,
+    engine_by_name,
     err,
-    fail,
     grid_picture,
     out,
     print_json,
@@ -18,7 +19,7 @@ from dekal.cli.common import (
 )
 from rich.text import Text
 
-from dekal.engines import DEFAULT_ENGINE, ENGINE_NAMES, GameAPI, get_engine
+from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import (
     cell_name,
@@ -27,11 +28,6 @@ from dekal_ref.notation import (
     parse_push,
     parse_value,
     parse_variant,
-)
-
-ENGINE_HELP = (
-    "Engine that computes the result: fast (dekal, packed 64-bit grids, the default) or ref"
-    " (dekal_ref, the literal reference). Both must agree: run both to cross-check."
 )
 
 SCORE_HELP = """Score grids as at the end of a round (rules S1, S2).
@@ -54,13 +50,6 @@ Exit code 2 if any grid is malformed (the others are still scored).
 """
 
 
-def _engine(name: str) -> GameAPI:
-    """The engine named by --engine, or a one-line error (exit 2) naming the choices."""
-    if name not in ENGINE_NAMES:
-        fail(f"--engine {name!r}: choose one of {', '.join(ENGINE_NAMES)}")
-    return get_engine(name)
-
-
 def _grid_texts(grids: list[str]) -> list[str]:
     texts: list[str] = []
     for item in grids:
@@ -80,7 +69,7 @@ def score(
     ] = False,
     engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
-    api = _engine(engine)
+    api = engine_by_name(engine)
     bad = 0
     for text in _grid_texts(grids):
         try:
@@ -135,7 +124,7 @@ def push(
     ] = False,
     engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
-    api = _engine(engine)
+    api = engine_by_name(engine)
     with user_errors():
         grid = parse_grid(grid_text)
         move = parse_push(side)

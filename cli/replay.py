@@ -9,16 +9,26 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from dekal.cli.common import EXIT_BAD_INPUT, describe, fail, grid_picture, out, print_json
+from dekal.cli.common import (
+    ENGINE_HELP,
+    EXIT_BAD_INPUT,
+    describe,
+    engine_by_name,
+    fail,
+    grid_picture,
+    out,
+    print_json,
+)
 from rich.text import Text
 
+from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.actions import NewRound, PushMove, Reveal, Take
 from dekal_ref.deal import Deal
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
@@ -36,10 +46,6 @@ from dekal_ref.record import (
 )
 from dekal_ref.state import GameState, Phase
 
-Replayer = Callable[[GameRecord], Iterator[Step]]
-REPLAYERS: dict[str, Replayer] = {"ref": iter_replay}
-"""Engines that can replay a record: name -> a function yielding each step (B1 on refusal)."""
-
 REPLAY_HELP = """Play a game record through the engine and tell the game turn by turn.
 
 RECORD is a record file, text (.dkr) or JSON (detected), '-' to read it from standard input,
@@ -48,6 +54,7 @@ or the name of a record bundled with Dékal Lab (see spec/examples/):
     dekal replay two-players-first-tie
     dekal replay spec/examples/three-players-eject-match.dkr --quiet
     dekal replay game.json --json
+    dekal replay two-players-first-tie --engine ref    # the reference engine plays it
 
 Every move is checked (rules T1-T5, P1-P2, F1-F4, M5, S4). A record with an illegal move,
 a deal that is not its seed's, or a written result the replay contradicts is refused with
@@ -283,12 +290,14 @@ def replay(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only the result, not every turn.")
     ] = False,
+    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
+    api = engine_by_name(engine)
     text = read_source(record)
     states: list[GameState] = []
     try:
         rec = load_record(text)
-        for line in story(_collect(REPLAYERS["ref"](rec), states)):
+        for line in story(_collect(iter_replay(rec, api), states)):
             if not quiet and not json_output:
                 out.print(line)
         check_result(rec, states)

@@ -39,13 +39,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from dekal_ref import game
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take, apply, parse_action
 from dekal_ref.deal import Deal, seeded_deals
 from dekal_ref.errors import IllegalAction, NotationError
 from dekal_ref.notation import format_grid, parse_grid, parse_value, value_symbol
+from dekal_ref.position import format_position, parse_position
 from dekal_ref.ranking import ranking, round_scores
 from dekal_ref.state import GameState, Phase, Rules
 
@@ -629,22 +630,52 @@ def _check_seed(rec: GameRecord) -> None:
             )
 
 
-def iter_replay(rec: GameRecord) -> Iterator[Step]:
-    """Play the record's steps on the reference engine, yielding each state as it comes.
+class Engine(Protocol):
+    """The part of an engine's game API a replay needs (dekal.engines.GameAPI has it)."""
 
+    def new_game(self, rules: Rules, deal: Deal, first_player: int | None = None) -> Any: ...
+    def apply(self, state: Any, action: Action) -> Any: ...
+    def format_position(self, state: Any, public: bool = False) -> str: ...
+
+
+class _Reference:
+    """The reference engine seen through the Engine protocol."""
+
+    new_game = staticmethod(game.new_game)
+    apply = staticmethod(apply)
+    format_position = staticmethod(format_position)
+
+
+_REFERENCE: Engine = _Reference()
+
+
+def iter_replay(rec: GameRecord, engine: Engine | None = None) -> Iterator[Step]:
+    """Play the record's steps, yielding each state as it comes.
+
+    By default the reference engine plays. Another `engine` (e.g. the optimized one) plays
+    with its own states; each is read back through its position notation, so what is shown
+    is exactly what that engine computed.
     The first step is the set-up of round 1 (its action is NewRound(deal of round 1)).
     Raises ReplayError on the first step the rules refuse.
     """
     _check_seed(rec)
     first_deal = rec.rounds[0].deal
+    player: Engine = _REFERENCE if engine is None else engine
+
+    def seen(own: Any) -> GameState:
+        return own if engine is None else parse_position(player.format_position(own))
+
+    new_game, play = player.new_game, player.apply
     try:
-        state = game.new_game(rec.rules, first_deal, rec.first_player)
+        own_state = new_game(rec.rules, first_deal, rec.first_player)
     except IllegalAction as error:
         raise ReplayError(error.rule, error.message, round=1, turn=None, action="deal") from None
+    state = seen(own_state)
     yield Step(NewRound(first_deal), state)
     for action in rec.steps():
         try:
-            state = apply(state, action)
+            own_state = play(own_state, action)
+            state = seen(own_state)
         except IllegalAction as error:
             turn = None if isinstance(action, NewRound) else state.turn
             round_number = state.round + (1 if isinstance(action, NewRound) else 0)

@@ -185,6 +185,20 @@ def test_replay_finds_a_bundled_record_by_name_and_quiet_prints_only_the_result(
     ]
 
 
+@pytest.mark.parametrize("name", ["two-players-first-tie", "three-players-eject-match"])
+def test_replay_tells_the_same_story_on_both_engines(name: str) -> None:
+    fast = dekal("replay", name, "--engine", "fast")
+    ref = dekal("replay", name, "--engine", "ref")
+    assert fast.exit_code == ref.exit_code == 0
+    assert fast.stdout == ref.stdout
+
+
+def test_replay_refuses_an_unknown_engine_in_one_line() -> None:
+    result = dekal("replay", "two-players-first-tie", "--engine", "slow")
+    assert result.exit_code == 2
+    assert "choose one of fast, ref" in result.output
+
+
 def test_replay_json_reads_a_json_record_from_stdin() -> None:
     text = (EXAMPLES / "two-players-first-tie.json").read_text(encoding="utf-8")
     result = dekal("replay", "-", "--json", stdin=text)

@@ -22,6 +22,7 @@ from dekal_ref.record import (
     ReplayError,
     SeatScore,
     format_record,
+    iter_replay,
     parse_record,
     record_from_game,
     record_from_json,
@@ -370,3 +371,13 @@ def test_comment_and_blank_lines_are_skipped_and_not_kept() -> None:
     noisy += "\n# then step 99: the engines parted ways\n"
     assert parse_record(noisy) == parse_record(text)
     assert format_record(parse_record(noisy)) == text
+
+
+@pytest.mark.parametrize("name", ["four-players-slide", "three-players-eject-match"])
+def test_the_optimized_engine_replays_a_record_to_the_same_states(name: str) -> None:
+    from dekal import fast
+
+    rec = parse_record((EXAMPLES / f"{name}.dkr").read_text(encoding="utf-8"))
+    by_ref = [step.state for step in iter_replay(rec)]
+    by_fast = [step.state for step in iter_replay(rec, fast)]
+    assert by_fast == by_ref
