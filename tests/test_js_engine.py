@@ -249,3 +249,24 @@ def test_garbage_and_unknown_commands_get_bad_request_replies_and_the_engine_goe
 def test_quit_replies_then_exits_and_nothing_after_it_is_read() -> None:
     code, replies = talk(['{"id": 9, "cmd": "quit"}', '{"id": 10, "cmd": "hello", "protocol": 1}'])
     assert code == 0 and replies == [{"id": 9, "ok": True}]
+
+
+# -- the README shows what the engine and these tests say -------------------------------------
+
+
+def test_the_readme_lists_the_broken_builds_and_the_cases_that_catch_them() -> None:
+    readme = (ENGINE_DIR / "README.md").read_text(encoding="utf-8")
+    listing = subprocess.run(
+        [NODE or "node", str(ENGINE_JS), "--list-bugs"], capture_output=True, text=True, check=True
+    ).stdout
+    assert listing in readme
+    rows = {
+        cells[1].strip("` "): cells[3]
+        for line in readme.splitlines()
+        if line.startswith("| `") and len(cells := line.split("|")) > 4
+        if not cells[1].strip("` ").endswith(".js")
+    }
+    assert sorted(rows) == sorted(CAUGHT_BY)
+    for bug, (_, expected_failures) in CAUGHT_BY.items():
+        shown = {word.strip("`,") for word in rows[bug].split() if word.startswith("`")}
+        assert shown == expected_failures, bug

@@ -24,9 +24,9 @@ function hiddenLetter(value) {
   return HIDDEN_LETTERS[value];
 }
 
-/** A value symbol -> 1..10, or null when it is not one. */
+/** A value symbol -> 1..10, or null when it is not one (a lower-case `t` is read as `T`). */
 function valueOf(symbol) {
-  const index = VALUE_SYMBOLS.indexOf(symbol);
+  const index = VALUE_SYMBOLS.indexOf(symbol === 't' ? 'T' : symbol);
   return index >= 1 ? index : null;
 }
 
@@ -58,7 +58,7 @@ function parseCell(text) {
  * `t` are also read as ten (notation.md reads `10`; the reference engine also reads `t`).
  */
 function parseValue(text, field = 'card') {
-  const value = text === '10' || text === 't' ? 10 : valueOf(text);
+  const value = text === '10' ? 10 : valueOf(text);
   if (value === null) {
     throw new Refusal('notation', `"${text}" is not a card value (1-9, T)`, { field });
   }

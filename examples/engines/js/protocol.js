@@ -45,10 +45,13 @@ function valueGrid(text) {
   return cells;
 }
 
+/** The `variant` field of `pushes` and `push`: `slide` (P1) or `eject` (P2). */
 function variantOf(request) {
-  const variant = request.variant === undefined ? 'slide' : request.variant;
+  const variant = field(request, 'variant', isString, '"slide" or "eject"');
   if (!PUSH_VARIANTS.includes(variant)) {
-    throw new Refusal('unsupported', `push variant ${JSON.stringify(variant)} (slide, eject)`);
+    throw new Refusal('notation', `${JSON.stringify(variant)} is not a push variant (slide, eject)`, {
+      field: 'variant',
+    });
   }
   return variant;
 }
