@@ -2,8 +2,10 @@
 
 How the encoding is built, and why (each choice was measured, see docs/puzzles.md):
 
-* One Bool per step shape per step, exactly one true (`PbEq`), instead of one integer move
-  choice: the SAT core propagates a choice the moment all others are false.
+* A step chooses a reveal cell and a push, one Bool each, exactly one of each true
+  (`PbEq`); the pairs the rules forbid (the card would drop straight into the hole) are one
+  binary clause each. Factoring the step (16 + 4 or 16 + 16 Bools) rather than one Bool per
+  legal pair (48 or 240) lets the solver learn about a reveal or a push on its own.
 * A cell holds one Bool per *value that occurs in the puzzle* (one-hot), not an integer: with
   five distinct values a cell is five Bools, cancellation is "some value is on both sides of an
   edge", and the score is a pseudo-Boolean sum, so the whole formula stays propositional.
@@ -12,6 +14,9 @@ How the encoding is built, and why (each choice was measured, see docs/puzzles.m
   touches it), over fresh variables for every step, so no term ever grows with k.
 * The face of every card travels with it (one Bool per cell per step): a reveal is allowed
   only on a face-down card (T1); the inserted card is face up.
+* Implied facts are stated too, because they prune: every cell holds exactly one value after
+  every step, and the final count of each value is the start count, minus the revealed
+  cards of that value, plus the incoming ones (solo: unchanged).
 * Steps whose chains are disjoint and whose cards are equal commute: only the order with the
   smaller shape first is kept (a symmetry that never changes the reachable final grids).
 
@@ -27,7 +32,7 @@ from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
 from dekal.proofs.answer import KEY_CARDS
-from dekal.proofs.moves import ENTERS, Shape, shapes
+from dekal.proofs.moves import ENTERS, Shape, shape_index, shapes
 from dekal.proofs.puzzle import Move, Puzzle
 
 from dekal_ref.notation import CELLS, Grid, Push
@@ -73,15 +78,15 @@ def neg(a: Lit) -> Lit:
 class Unrolling:
     """The formula of one puzzle unrolled over its `turns` steps.
 
-    `choice[t][j]` is true when step t uses shape j of `shapes`; `cells[t][c][i]` is true when
-    cell c holds `values[i]` after t steps; `down[t][c]` when that card is face down.
-    `first` fixes the first step (the "best next move" query).
+    `reveal[t][c]` / `push[t][p]` are the two factors of step t, and `choice[t][j]` is true
+    when step t uses shape j of `shapes`; `cells[t][c][i]` is true when cell c holds
+    `values[i]` after t steps; `down[t][c]` when that card is face down. `first` fixes the
+    first step (the "best next move" query).
     """
 
     puzzle: Puzzle
     first: Move | None = None
     symmetry: bool = True
-    factored: bool = True
     values: tuple[int, ...] = ()
     shapes: tuple[Shape, ...] = ()
     constraints: list[BoolExpr] = field(default_factory=list)
@@ -89,7 +94,8 @@ class Unrolling:
     cells: list[list[list[Lit]]] = field(default_factory=list)
     down: list[list[Lit]] = field(default_factory=list)
     left: list[Lit] = field(default_factory=list)
-    reveal_choice: list[dict[int, Lit]] = field(default_factory=list)
+    reveal: list[dict[int, Lit]] = field(default_factory=list)
+    push: list[dict[Push, Lit]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.values = self.puzzle.values()
@@ -99,6 +105,7 @@ class Unrolling:
         self.down = [[c in self.puzzle.face_down for c in CELLS]]
         for step in range(self.puzzle.turns):
             self._step(step)
+        self._invariants()
         if self.symmetry:
             self._break_commuting_steps()
         self._score()
@@ -113,52 +120,14 @@ class Unrolling:
         self.constraints.append(var == expr)
         return var
 
-    def _choices(self, step: int) -> list[Lit]:
-        """One Bool per shape; a shape whose reveal cell is surely face up is False (T1)."""
-        down = self.down[step]
-        chosen: list[Lit] = []
-        for index, shape in enumerate(self.shapes):
-            allowed = down[shape.reveal]
-            if allowed is False:
-                chosen.append(False)
-                continue
-            if step == 0 and self.first is not None:
-                chosen.append(shape.move == self.first)
-                continue
-            var = z3.Bool(f"m{step}_{index}")
-            if allowed is not True:
-                self.constraints.append(z3.Implies(var, allowed))
-            chosen.append(var)
-        live = [c for c in chosen if not isinstance(c, bool)]
-        forced = sum(1 for c in chosen if c is True)
-        if forced > 1 or (forced == 0 and not live):
-            self.constraints.append(z3.BoolVal(False))
-        elif forced == 1:
-            self.constraints.extend(z3.Not(c) for c in live)
-        elif len(live) == 1:
-            self.constraints.append(live[0])
-        else:
-            self.constraints.append(z3.PbEq([(c, 1) for c in live], 1))
-        return chosen
-
-    def _incoming(self, step: int, chosen: Sequence[Lit], reveals: dict[int, Lit]) -> list[Lit]:
+    def _incoming(self, step: int, reveals: dict[int, Lit]) -> list[Lit]:
         """One-hot value of the card inserted at `step` (solo: the card just revealed)."""
         if self.puzzle.incoming is not None:
             card = self.puzzle.incoming[step]
             return [card == v for v in self.values]
-        if not reveals:
-            revealed: dict[int, list[Lit]] = defaultdict(list)
-            for shape, c in zip(self.shapes, chosen, strict=True):
-                revealed[shape.reveal].append(c)
-            reveal = {
-                cell: self._fresh(f"r{step}_{cell}", disj(group))
-                for cell, group in revealed.items()
-            }
-        else:
-            reveal = reveals
         now = self.cells[step]
         return [
-            self._fresh(f"x{step}_{i}", disj(conj(r, now[cell][i]) for cell, r in reveal.items()))
+            self._fresh(f"x{step}_{i}", disj(conj(r, now[cell][i]) for cell, r in reveals.items()))
             for i in range(len(self.values))
         ]
 
@@ -210,16 +179,12 @@ class Unrolling:
             self.constraints.append(z3.PbEq([(c, 1) for c in live], 1))
 
     def _step(self, step: int) -> None:
-        if self.factored:
-            reveals, pushes = self._factors(step)
-            chosen: list[Lit] = [conj(reveals[s.reveal], pushes[s.push]) for s in self.shapes]
-            self.reveal_choice.append(reveals)
-        else:
-            chosen = self._choices(step)
-            reveals = {}
-            pushes = {}
+        reveals, pushes = self._factors(step)
+        chosen: list[Lit] = [conj(reveals[s.reveal], pushes[s.push]) for s in self.shapes]
+        self.reveal.append(reveals)
+        self.push.append(pushes)
         self.choice.append(chosen)
-        card = self._incoming(step, chosen, reveals)
+        card = self._incoming(step, reveals)
         now, faces = self.cells[step], self.down[step]
         after: list[list[Lit]] = []
         after_down: list[Lit] = []
@@ -229,16 +194,10 @@ class Unrolling:
             for shape, c in zip(self.shapes, chosen, strict=True):
                 source = shape.source_of(cell)
                 if source is not None and c is not False:
-                    if self.factored:
-                        by_source[source][shape.push].append(reveals[shape.reveal])
-                    else:
-                        by_source[source][shape.push].append(c)
+                    by_source[source][shape.push].append(reveals[shape.reveal])
             group: dict[int, Lit] = {}
             for source, per_push in by_source.items():
-                if self.factored:
-                    condition = disj(conj(pushes[p], disj(rs)) for p, rs in per_push.items())
-                else:
-                    condition = disj(c for items in per_push.values() for c in items)
+                condition = disj(conj(pushes[p], disj(rs)) for p, rs in per_push.items())
                 group[source] = self._fresh(f"g{step}_{cell}_{source}", condition)
             stay = neg(disj(group.values()))
             values: list[Lit] = []
@@ -253,6 +212,26 @@ class Unrolling:
             after_down.append(self._fresh(f"d{step + 1}_{cell}", disj(face)))
         self.cells.append(after)
         self.down.append(after_down)
+
+    def _invariants(self) -> None:
+        """Implied facts, stated because they prune: one value per cell, and card counts."""
+        for cells in self.cells[1:]:
+            for held in cells:
+                self._exactly_one(held)
+        incoming = self.puzzle.incoming or ()
+        for i, value in enumerate(self.values):
+            final = [self.cells[-1][cell][i] for cell in CELLS]
+            revealed: list[Lit] = []
+            if self.puzzle.incoming is not None:  # solo: the revealed card comes back
+                for step, reveals in enumerate(self.reveal):
+                    now = self.cells[step]
+                    revealed.append(disj(conj(r, now[c][i]) for c, r in reveals.items()))
+            total = self.puzzle.grid.count(value) + incoming.count(value)
+            terms = [lit for lit in final + revealed if lit is not False]
+            fixed = sum(1 for lit in terms if lit is True)
+            live = [lit for lit in terms if lit is not True]
+            if live:
+                self.constraints.append(z3.PbEq([(lit, 1) for lit in live], total - fixed))
 
     def _break_commuting_steps(self) -> None:
         """Forbid shape b right after shape a > b when their chains are disjoint and the two
@@ -275,6 +254,29 @@ class Unrolling:
                 banned = disj(earlier)
                 if banned is not False:
                     self.constraints.append(z3.Not(z3.And(as_expr(later), as_expr(banned))))
+
+    def canonical(self, moves: Sequence[Move]) -> list[Move]:
+        """The same play in the order `_break_commuting_steps` keeps (same final grid).
+
+        Swaps neighbouring steps the symmetry forbids until none is left; each swap makes the
+        sequence of shape indices lexicographically smaller, so this ends.
+        """
+        order = list(moves)
+        index = shape_index(self.puzzle.variant)
+        chains = [frozenset(s.chain) for s in self.shapes]
+        incoming = self.puzzle.incoming
+        start = 1 if self.first is not None else 0
+        swapped = self.symmetry
+        while swapped:
+            swapped = False
+            for step in range(start, len(order) - 1):
+                if incoming is not None and incoming[step] != incoming[step + 1]:
+                    continue
+                a, b = index[order[step]], index[order[step + 1]]
+                if a > b and not (chains[a] & chains[b]):
+                    order[step], order[step + 1] = order[step + 1], order[step]
+                    swapped = True
+        return order
 
     def _indices(self) -> range:
         return range(len(self.values))

@@ -21,6 +21,7 @@ so far is returned with `proved_optimal` false.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from dekal.proofs import leaves
 from dekal.proofs.answer import (
@@ -161,16 +162,41 @@ class _Search:
         return [Move(hole, self.legal[hole][index][0]) for hole, index in self.best]
 
 
-def quick_bound(puzzle: Puzzle, *, width: int = 64, first: Move | None = None) -> tuple[int, int]:
-    """A reachable (points, cards left), found fast by a beam search: no proof, a warm start.
+@dataclass(frozen=True)
+class Guess:
+    """An outcome some move sequence reaches (no proof that it is the best)."""
 
-    Level by level, only the `width` states with the lowest current score are expanded.
-    """
+    points: int
+    remaining: int
+    moves: tuple[Move, ...]
+
+
+BEAM_WIDTHS = {"slide": (64, 512), "eject": (32, 128)}
+"""The beams tried in turn by `quick_bound` until one reaches 0 points (eject steps are 5× more)."""
+
+
+def quick_bound(puzzle: Puzzle, *, first: Move | None = None) -> Guess:
+    """A reachable outcome and its moves, found fast by beam searches: a warm start."""
+    best: Guess | None = None
+    for width in BEAM_WIDTHS[puzzle.variant]:
+        found = beam(puzzle, width=width, first=first)
+        if best is None or (found.points, found.remaining) < (best.points, best.remaining):
+            best = found
+        if best.points == 0:
+            break
+    assert best is not None
+    return best
+
+
+def beam(puzzle: Puzzle, *, width: int, first: Move | None = None) -> Guess:
+    """Level by level, expand only the `width` states with the lowest current score."""
     legal = tables.LEGAL[puzzle.variant]
-    level = {(bits.pack(puzzle.grid), puzzle.face_down_mask)}
+    level: dict[tuple[int, int], tuple[Move, ...]] = {
+        (bits.pack(puzzle.grid), puzzle.face_down_mask): ()
+    }
     for depth in range(puzzle.turns):
-        children: set[tuple[int, int]] = set()
-        for grid, down in level:
+        children: dict[tuple[int, int], tuple[Move, ...]] = {}
+        for (grid, down), path in level.items():
             for hole in range(16):
                 if not (down >> hole) & 1 or (depth == 0 and first and hole != first.reveal):
                     continue
@@ -180,13 +206,15 @@ def quick_bound(puzzle: Puzzle, *, width: int = 64, first: Move | None = None) -
                 for push, step in legal[hole]:
                     if depth == 0 and first and push != first.push:
                         continue
-                    children.add(
-                        (bits.push_grid(holed, step, card), bits.push_face_down(down, step))
-                    )
+                    state = (bits.push_grid(holed, step, card), bits.push_face_down(down, step))
+                    children.setdefault(state, (*path, Move(hole, push)))
         ranked = sorted(children, key=lambda state: bits.score(state[0]))
-        level = set(ranked[:width]) if depth < puzzle.turns - 1 else set(ranked[:1])
-    (grid, _), *_ = level
-    return bits.score(grid)
+        level = {
+            state: children[state] for state in ranked[: width if depth < puzzle.turns - 1 else 1]
+        }
+    ((grid, _), moves), *_ = level.items()
+    points, remaining = bits.score(grid)
+    return Guess(points, remaining, moves)
 
 
 def _answer(search: _Search, started: float, proof: str) -> Answer:

@@ -15,6 +15,7 @@ check has a timeout; `unknown` raises `GaveUp` (or, in `minimum`, ends the desce
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import z3  # type: ignore[import-untyped]
 from dekal.proofs import search
@@ -88,6 +89,18 @@ class _Session:
         self.stats["sat_seconds"] += spent
         return self.unrolled.moves(self.solver.model())
 
+    def following(self, moves: Sequence[Move]) -> list[BoolExpr]:
+        """The literals that make the formula play `moves` (to be assumed, not added)."""
+        literals: list[BoolExpr] = []
+        for step, move in enumerate(moves):
+            for chosen in (
+                self.unrolled.reveal[step][move.reveal],
+                self.unrolled.push[step][move.push],
+            ):
+                if not isinstance(chosen, bool):
+                    literals.append(chosen)
+        return literals
+
     def keep(self, condition: BoolExpr) -> None:
         self.solver.add(condition)
 
@@ -104,20 +117,21 @@ def minimum(
 
     The descent runs on the key points·32 + cards left (one pseudo-Boolean sum, so one
     refutation proves both S3 criteria). With `warm_start`, the outcome of the search's quick
-    beam (`search.quick_bound`) only skips questions: the first check asks for that outcome
-    or better, and falls back to no bound if Z3 refutes it. The witness and the proof are
-    always Z3's own.
+    beam (`search.quick_bound`) only skips questions: the first check plays the beam's moves
+    in the formula (assumed for that one check, never added), so the descent starts from a
+    Z3 model of that outcome; every later witness and the final refutation are Z3's own.
     """
     started = time.perf_counter()
     deadline = Deadline(timeout)
-    start = search.quick_bound(puzzle, first=first) if warm_start else None
+    guess = search.quick_bound(puzzle, first=first) if warm_start else None
     warmed = time.perf_counter() - started
     session = _Session(puzzle, deadline, first)
     session.stats["warm_start_seconds"] = warmed
     unrolled = session.unrolled
     witness = None
-    if start is not None:
-        witness = session.check(unrolled.key_at_most(start[0] * KEY_CARDS + start[1]))
+    if guess is not None:  # Z3 replays the beam's moves in its own formula: a model at once
+        bound = unrolled.key_at_most(guess.points * KEY_CARDS + guess.remaining)
+        witness = session.check(bound, *session.following(unrolled.canonical(guess.moves)))
     if witness is None:
         witness = session.check()
     if witness is None:  # only a fixed first move can make a puzzle unsatisfiable

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 
+import z3  # type: ignore[import-untyped]
 from dekal.proofs import search, z3_solve
 from dekal.proofs.puzzle import Move, Puzzle, make_puzzle
 from dekal.proofs.replay import replay
@@ -65,6 +66,22 @@ def all_sequences(puzzle: Puzzle) -> list[list[Move]]:
     return sequences
 
 
+def prefix(puzzle: Puzzle, steps: int) -> Puzzle:
+    cards = None if puzzle.incoming is None else puzzle.incoming[:steps]
+    return Puzzle(puzzle.grid, puzzle.face_down, cards, steps, puzzle.variant)
+
+
+def draw_play(data: st.DataObject, puzzle: Puzzle) -> list[Move]:
+    """A legal move sequence, drawn step by step (the faces followed on the reference engine)."""
+    moves: list[Move] = []
+    down = puzzle.face_down
+    for step in range(puzzle.turns):
+        cell = data.draw(st.sampled_from(sorted(down)))
+        moves.append(Move(cell, data.draw(st.sampled_from(legal_pushes(cell, puzzle.variant)))))
+        down = replay(prefix(puzzle, step + 1), moves).frames[-1].face_down
+    return moves
+
+
 def brute_force(puzzle: Puzzle) -> tuple[int, int]:
     return min(
         (o.points, o.remaining) for o in map(lambda m: replay(puzzle, m), all_sequences(puzzle))
@@ -109,7 +126,7 @@ def test_at_most_is_sat_exactly_from_the_minimum_up(puzzle: Puzzle, bound: int) 
 def test_a_played_final_grid_is_reachable_and_a_foreign_one_is_not(
     puzzle: Puzzle, data: st.DataObject
 ) -> None:
-    moves = data.draw(st.sampled_from(all_sequences(puzzle)))
+    moves = draw_play(data, puzzle)
     target: Grid = replay(puzzle, moves).final
     for method in (z3_solve, search):
         found = method.reach(puzzle, target, timeout=60)
@@ -153,3 +170,28 @@ def test_every_slide_sequence_of_one_step_is_enumerated() -> None:
     puzzle = make_puzzle(tuple(range(1, 11)) + (1, 2, 3, 4, 5, 6), incoming=(7,))
     assert len(all_sequences(puzzle)) == 48
     assert len(list(itertools.chain(*all_sequences(puzzle)))) == 48
+
+
+@FEW
+@given(puzzles(max_turns=3), st.data())
+def test_every_play_has_a_canonical_order_the_formula_accepts(
+    puzzle: Puzzle, data: st.DataObject
+) -> None:
+    """The commuting-steps symmetry removes orders, never outcomes: a played sequence, put in
+    canonical order, reaches the same final grid and satisfies the symmetric formula."""
+    from dekal.proofs.encoding import Unrolling
+
+    moves = draw_play(data, puzzle)
+    unrolled = Unrolling(puzzle)
+    canonical = unrolled.canonical(moves)
+    assert replay(puzzle, canonical).final == replay(puzzle, moves).final
+    solver = z3.Solver()
+    solver.add(unrolled.constraints)
+    literals = [
+        lit
+        for step, move in enumerate(canonical)
+        for lit in (unrolled.reveal[step][move.reveal], unrolled.push[step][move.push])
+        if not isinstance(lit, bool)
+    ]
+    assert solver.check(*literals) == z3.sat
+    assert unrolled.moves(solver.model()) == canonical
