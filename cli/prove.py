@@ -18,6 +18,7 @@ engine's own kernels and constants (dekal/bits.py, dekal/tables.py), so changing
 breaks a proof here. A failed claim prints the counterexample Z3 found; "unknown" (a time
 out) is a failure, never a proof.
 
+\b
     dekal prove                      # every obligation, with its time
     dekal prove --only push          # the obligations whose name starts with "push"
     dekal prove --list               # names and statements only

@@ -42,6 +42,7 @@ hole remains, T1) and inserts the next card by a legal push (slide P1, or --vari
 P2). Inserted cards are face up; cards that move keep their face. After the last step the
 grid is scored (S1, S2): lowest score first, then fewest cards left (S3).
 
+\b
     dekal solve 1112/3131/1435/2435 --incoming 5,3,3
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --face-down a1,b3,c4 --json
     dekal solve 1112/3131/1435/2435 --solo --turns 3 --variant eject --method search
