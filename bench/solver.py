@@ -8,7 +8,10 @@ values, incoming cards from the same values) are given to every method:
 * z3: proofs.z3_solve.minimum (warm start from the search's beam, then refutation);
 * search: proofs.search.minimum (depth-first, memo, branch and bound on dekal.bits words);
 * reference: the plain Python exhaustive search the issue measured (breadth-first on
-  dekal_ref tuples, duplicate states merged per level), the yardstick for the ratios.
+  dekal_ref tuples, duplicate states merged per level), the yardstick for the ratios;
+* naive-z3 (only with --methods …,naive-z3): the naive encoding the issue measured (one
+  integer move per step, a 48-way if-then-else per cell, z3.Optimize), to show what the
+  encoding of proofs/encoding.py buys.
 A method that does not prove the optimum within --timeout counts --timeout for that puzzle;
 once a method's median exceeds --limit it is not tried on larger k. All methods must agree
 on every optimum they prove (a disagreement is printed and the exit code is 1).
@@ -29,15 +32,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import z3  # type: ignore[import-untyped]
 from dekal.proofs import search, z3_solve
 from dekal.proofs.answer import GaveUp
+from dekal.proofs.moves import ENTERS, shapes
 from dekal.proofs.puzzle import Puzzle, make_puzzle
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from dekal_ref.push import legal_pushes, push_card
-from dekal_ref.scoring import score_grid
+from dekal_ref.scoring import neighbours, score_grid
 
 err = Console(stderr=True)
 
@@ -84,6 +89,52 @@ def _faces(down: frozenset[int], holed: tuple[int, ...], push: Any, variant: str
     return frozenset(c for c, is_down in enumerate(faces) if is_down)
 
 
+def naive_z3_minimum(puzzle: Puzzle, timeout: float) -> tuple[int, int] | None:
+    """The naive encoding the issue measured: one integer move choice per step, a 48-way (or
+    240-way) if-then-else per cell, integer cells, and z3.Optimize. None after `timeout`."""
+    table = shapes(puzzle.variant)
+    cells = [z3.IntVal(v) for v in puzzle.grid]
+    down = [z3.BoolVal(c in puzzle.face_down) for c in range(16)]
+    optimizer = z3.Optimize()
+    optimizer.set(timeout=max(1, int(timeout * 1000)))
+    for step in range(puzzle.turns):
+        move = z3.Int(f"move{step}")
+        optimizer.add(move >= 0, move < len(table))
+        for index, shape in enumerate(table):
+            optimizer.add(z3.Implies(move == index, down[shape.reveal]))
+        card = (
+            z3.IntVal(puzzle.incoming[step])
+            if puzzle.incoming is not None
+            else z3.Sum([z3.If(move == i, cells[s.reveal], 0) for i, s in enumerate(table)])
+        )
+        after, after_down = [], []
+        for cell in range(16):
+            value, face = cells[cell], down[cell]
+            for index, shape in enumerate(table):
+                source = shape.source_of(cell)
+                if source is None:
+                    continue
+                came = card if source == ENTERS else cells[source]
+                came_face = z3.BoolVal(False) if source == ENTERS else down[source]
+                value = z3.If(move == index, came, value)
+                face = z3.If(move == index, came_face, face)
+            after.append(value)
+            after_down.append(face)
+        cells, down = after, after_down
+    gone = [z3.Or([cells[c] == cells[o] for o in neighbours(c)]) for c in range(16)]
+    points = z3.Sum([z3.If(gone[c], 0, cells[c]) for c in range(16)])
+    left = z3.Sum([z3.If(gone[c], 0, 1) for c in range(16)])
+    handle = optimizer.minimize(points * 32 + left)
+    if optimizer.check() != z3.sat:
+        return None
+    if optimizer.reason_unknown() not in ("", "unknown"):
+        return None
+    key = handle.value().as_long()
+    if handle.lower().as_long() != key:  # Optimize stopped before proving its bound
+        return None
+    return divmod(key, 32)
+
+
 @dataclass
 class Run:
     seconds: float
@@ -93,9 +144,10 @@ class Run:
 
 def run_method(name: str, puzzle: Puzzle, timeout: float) -> Run:
     started = time.perf_counter()
-    if name == "reference":
-        found = reference_minimum(puzzle, timeout)
-        return Run(time.perf_counter() - started, found)
+    if name in ("reference", "naive-z3"):
+        found = (reference_minimum if name == "reference" else naive_z3_minimum)(puzzle, timeout)
+        seconds = time.perf_counter() - started
+        return Run(seconds if found is not None else timeout, found)
     solver: Callable[..., Any] = z3_solve.minimum if name == "z3" else search.minimum
     try:
         answer = solver(puzzle, timeout=timeout)
