@@ -2,7 +2,8 @@
 
 Independent of the Z3 path: the grid is a `dekal.bits` 64-bit word and the face-down cells
 a 16-bit mask; a step is one `dekal.tables.LEGAL` entry applied by `bits.push_grid` and
-`bits.push_face_down`; the final grid is scored by `bits.score`. None of it reads
+`bits.push_face_down` (or, for the last steps, `dekal.batch` on arrays, see
+`proofs.leaves`); final grids are scored by the engine's kernels. None of it reads
 `dekal_ref` or `proofs.encoding`; only the witness is replayed on `dekal_ref` at the end.
 
 The search is depth-first with
@@ -12,10 +13,12 @@ The search is depth-first with
 * branch and bound on the objective key points·32 + cards left (S3's order): the search
   stops outright when it reaches key 0 (no card left), and every query prunes with it;
 * move ordering: the children of a node are tried best current score first, so a good
-  bound arrives early.
+  bound arrives early;
+* the last two or three steps below a node evaluated at once on arrays (`proofs.leaves`).
 
 A finished search is a proof by exhaustion; when the time limit cuts it short the best leaf
-so far is returned with `proved_optimal` false.
+so far is returned with `proved_optimal` false. `quick_bound` (a beam search, no proof) is
+the warm start of the Z3 descent.
 """
 
 from __future__ import annotations
