@@ -1,0 +1,8 @@
+"""Z3 puzzle queries and proof obligations (installed as `dekal.proofs`; docs/puzzles.md).
+
+Puzzles: `puzzle` (the model, validation), `moves` (step shapes read off dekal_ref),
+`replay` (the reference-engine gate every witness passes), `answer`, `encoding` (the k-step
+Z3 formula), `z3_solve` and `search` (+ `leaves`) (the two independent methods).
+Obligations: `obligation` (framework, mutants), `spec_side` (the spec cell by cell),
+`ob_score`, `ob_push`, `ob_symmetry`, `ob_bounds`, and `catalogue` (all of them).
+"""
