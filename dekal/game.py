@@ -10,31 +10,14 @@ from __future__ import annotations
 from dekal import bits
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal.tables import SIDES, STEP, own_line
-from dekal_ref.deal import Deal
+from dekal_ref.deal import Deal, check_deal
 from dekal_ref.errors import IllegalAction
+from dekal_ref.game import check_setup
 from dekal_ref.notation import CELL_NAMES, Push
 from dekal_ref.state import Phase, Rules
 
-SORTED_DECK = [value for value in range(1, 11) for _ in range(10)]  # M1: ten of each value
 CLEAR_CELL = tuple(bits.MASK64 ^ (0xF << (4 * cell)) for cell in range(16))
 ALL_FACE_DOWN = bits.MASK16
-
-
-def _check_players(players: int) -> None:
-    if not 2 <= players <= 6:
-        raise IllegalAction("M2", f"Dékal is played by 2 to 6 players, not {players}")
-
-
-def check_deal(deal: Deal) -> None:
-    """M2, M3, M1: 2–6 grids of 16 cards valued 1–10, and with the pile the 100 cards."""
-    _check_players(deal.players)
-    for seat, grid in enumerate(deal.grids):
-        if len(grid) != 16 or not all(1 <= v <= 10 for v in grid):
-            raise IllegalAction("M3", f"seat {seat}'s grid must be 16 cards of value 1–10")
-    if sorted([v for grid in deal.grids for v in grid] + list(deal.pile)) != SORTED_DECK:
-        raise IllegalAction(
-            "M1", "the grids and the set-aside pile must be the 100 cards: ten of each value 1–10"
-        )
 
 
 def _fresh_round(deal: Deal) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -45,20 +28,7 @@ def _fresh_round(deal: Deal) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def new_game(rules: Rules, deal: Deal, first_player: int | None = None) -> FastState:
     """Set up round 1 from an explicit deal (M3); a `first_player` only with "chosen" (F3)."""
-    if rules.players != deal.players:
-        raise IllegalAction(
-            "M2", f"the rules say {rules.players} players but the deal has {deal.players} grids"
-        )
-    check_deal(deal)
-    if rules.first == "chosen":
-        if first_player is None or not 0 <= first_player < rules.players:
-            raise IllegalAction(
-                "F3", f"the chosen variant needs a first player 0–{rules.players - 1} at set-up"
-            )
-    elif first_player is not None:
-        raise IllegalAction(
-            "F1", "with the lowest-card rule the first player is found by turn 1's reveals"
-        )
+    check_setup(rules, deal, first_player)  # set-up is not a hot path: the reference checks it
     grids, down = _fresh_round(deal)
     n = rules.players
     return FastState(

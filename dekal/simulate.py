@@ -14,12 +14,12 @@ import random
 from collections.abc import Callable, Iterator
 
 from dekal import bits
-from dekal.game import CLEAR_CELL, check_deal, first_player_by_lowest_card
+from dekal.game import CLEAR_CELL, first_player_by_lowest_card
 from dekal.grid import nth_cell
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal.tables import LEGAL
 from dekal_ref.actions import NewRound
-from dekal_ref.deal import Deal, SplitMix64, deal_from_deck, shuffled_deck
+from dekal_ref.deal import Deal, SplitMix64, check_deal, deal_from_deck, shuffled_deck
 from dekal_ref.errors import IllegalAction
 from dekal_ref.state import Phase, Rules
 

@@ -21,8 +21,8 @@ def face_down_grid(values: tuple[int, ...]) -> Cells:
     return tuple(Card(value, face_down=True) for value in values)
 
 
-def new_game(rules: Rules, deal: Deal, first_player: int | None = None) -> GameState:
-    """Set up round 1 from an explicit deal (M3).
+def check_setup(rules: Rules, deal: Deal, first_player: int | None) -> None:
+    """M2, M3, M1, F3, F1: what a set-up must satisfy, checked in this order.
 
     With the "chosen" variant (F3) `first_player` is the seat given the token at set-up;
     with "lowest" (F1) it must be None: turn 1's reveals decide.
@@ -41,6 +41,11 @@ def new_game(rules: Rules, deal: Deal, first_player: int | None = None) -> GameS
         raise IllegalAction(
             "F1", "with the lowest-card rule the first player is found by turn 1's reveals"
         )
+
+
+def new_game(rules: Rules, deal: Deal, first_player: int | None = None) -> GameState:
+    """Set up round 1 from an explicit deal (M3), after check_setup."""
+    check_setup(rules, deal, first_player)
     return GameState(
         rules=rules,
         round=1,

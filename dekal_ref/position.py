@@ -24,6 +24,19 @@ from dekal_ref.errors import NotationError
 from dekal_ref.notation import cell_name, parse_cell, parse_value, value_symbol
 from dekal_ref.state import Card, Cells, GameState, Phase, Rules
 
+POSITION_FIELDS = (
+    "rules",
+    "round.turn",
+    "phase",
+    "start",
+    "grids",
+    "picks",
+    "centre",
+    "pile",
+    "removed",
+    "totals",
+)
+"""The ten fields of a position, in order."""
 HIDDEN_LETTERS = "abcdefghij"  # face-down card of value v is HIDDEN_LETTERS[v - 1]
 
 
@@ -110,18 +123,7 @@ def _parse_int(text: str, field: str) -> int:
 def parse_position(text: str) -> GameState:
     """Read a full position (not a public view). Raises NotationError naming the field."""
     fields = text.split()
-    names = [
-        "rules",
-        "round.turn",
-        "phase",
-        "start",
-        "grids",
-        "picks",
-        "centre",
-        "pile",
-        "removed",
-        "totals",
-    ]
+    names = POSITION_FIELDS
     if len(fields) != len(names):
         raise NotationError(
             "position", f"a position has {len(names)} fields ({' '.join(names)}), not {len(fields)}"

@@ -29,7 +29,7 @@ from dekal_ref.notation import (
     parse_value,
     value_symbol,
 )
-from dekal_ref.position import format_position, parse_position
+from dekal_ref.position import POSITION_FIELDS, format_position, parse_position
 from dekal_ref.push import hole_of, legal_pushes, push_card
 from dekal_ref.ranking import ranking, round_scores
 from dekal_ref.record import format_record, parse_record, record_from_json, replay
@@ -275,18 +275,7 @@ class GameExample:
     def expect(self, rest: str) -> None:
         state = self.started()
         what, _, expected = rest.partition(" ")
-        names = [
-            "rules",
-            "round.turn",
-            "phase",
-            "start",
-            "grids",
-            "picks",
-            "centre",
-            "pile",
-            "removed",
-            "totals",
-        ]
+        names = POSITION_FIELDS
         if what in names:
             assert format_position(state).split(" ")[names.index(what)] == expected
         elif what == "position":

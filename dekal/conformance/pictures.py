@@ -8,7 +8,8 @@ bracketed (`[7]`).
 
 from __future__ import annotations
 
-from dekal.conformance.protocol import HIDDEN_LETTERS, POSITION_FIELDS, position_fields
+from dekal.conformance.protocol import position_fields
+from dekal_ref.position import HIDDEN_LETTERS, POSITION_FIELDS
 
 CELL_WIDTH = 4
 COLUMN_GAP = "    "

@@ -8,21 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from dekal_ref.position import HIDDEN_LETTERS, POSITION_FIELDS
+
 Message = dict[str, Any]
 
-POSITION_FIELDS = (
-    "rules",
-    "round.turn",
-    "phase",
-    "start",
-    "grids",
-    "picks",
-    "centre",
-    "pile",
-    "removed",
-    "totals",
-)
-HIDDEN_LETTERS = "abcdefghij"
 ERROR_KINDS = ("illegal", "notation", "unsupported", "bad_request")
 
 
