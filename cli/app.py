@@ -22,10 +22,10 @@ app = typer.Typer(
 )
 
 grid_commands.register(app)
-conformance.register(app)
+replay_command.register(app)
 solve.register(app)
 prove.register(app)
-replay_command.register(app)
+conformance.register(app)
 
 
 def main() -> None:
