@@ -338,10 +338,13 @@ def normalized(output: str) -> str:
 
 
 GUIDE_EXAMPLES = console_examples(GUIDE.read_text(encoding="utf-8"))
+README_EXAMPLES = console_examples((ROOT / "README.md").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize(
-    ("command", "expected"), GUIDE_EXAMPLES, ids=[c for c, _ in GUIDE_EXAMPLES]
+    ("command", "expected"),
+    GUIDE_EXAMPLES + README_EXAMPLES,
+    ids=[c for c, _ in GUIDE_EXAMPLES + README_EXAMPLES],
 )
 def test_guide_console_example(
     command: str, expected: str, monkeypatch: pytest.MonkeyPatch
