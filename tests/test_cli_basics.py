@@ -367,3 +367,11 @@ def test_guide_python_examples(monkeypatch: pytest.MonkeyPatch) -> None:
         test = parser.get_doctest(block, {}, f"guide-{number}", str(GUIDE), 0)
         runner_.run(test)
     assert runner_.summarize(verbose=False).failed == 0
+
+
+def test_version_prints_the_installed_distribution_version() -> None:
+    from importlib.metadata import version
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"dekal {version('dekal')}"
