@@ -6,6 +6,13 @@ some are deliberately wrong (a random verb, seat, cell, value or push) so that r
 their rule IDs are compared too. After every step both engines are asked for the position
 and the legal actions; at every scored round, for the result.
 
+Random play alone rarely reaches some rule situations, so a share of the games is steered
+into them, still from the same seed: under the lowest-card rule, turn 1's reveals are chosen
+so that seats tie for the lowest card (F1–F2), sometimes on a deal built so that the set-aside
+draws tie again or the pile runs short; in a match, the threshold is sometimes set to a total
+the players really reach, found by playing the game on the reference first (S4: ≥, not >).
+Ordinary random games remain the majority.
+
 On the first divergence the game is shrunk: refused actions that did not matter are dropped,
 then shorter random games with fewer players are searched for a divergence that comes
 sooner. The shortest one found is printed as a game record and can be saved as a ready
@@ -32,6 +39,9 @@ from dekal_ref.notation import CELL_NAMES, format_grid, value_symbol
 
 WRONG_ACTION_RATE = 0.12
 MAX_STEPS = 2000
+TIE_RATE = 0.5  # lowest-card games whose turn-1 reveals are steered into a tie (F1–F2)
+EXACT_THRESHOLD_RATE = 0.8  # matches whose threshold is a total really reached (S4)
+NO_THRESHOLD = 10**9  # a match threshold nobody reaches, while looking for a real total
 
 
 @dataclass
@@ -70,19 +80,104 @@ def _deal(seed: int, players: int) -> Message:
 
 def random_setup(rng: random.Random, info: Message, players: int | None = None) -> Message:
     """Players, variants and threshold among what the engine claims, and a seeded deal."""
+    return steered_setup(rng, info, players)[0]
+
+
+@dataclass(frozen=True)
+class Steering:
+    """How a game is pushed into a rare situation (none by default).
+
+    reveals: turn 1 of round 1, the reveal each seat makes (F1–F2 ties), in seat order.
+    exact_round: the threshold becomes the highest total after this round (S4), once the game
+    has been played on the reference alone to find it.
+    """
+
+    reveals: tuple[str, ...] = ()
+    exact_round: int | None = None
+
+
+def steered_setup(
+    rng: random.Random, info: Message, players: int | None = None
+) -> tuple[Message, Steering]:
+    """A random set-up as random_setup, and now and then a steering (see the module doc)."""
     claimed = [p for p in info.get("players", []) if isinstance(p, int) and 2 <= p <= 6] or [2]
     count = players if players is not None else rng.choice(claimed)
     variants = info.get("variants", {})
     push = rng.choice(variants.get("push") or ["slide"])
     first = rng.choice(variants.get("first") or ["lowest"])
     threshold = None
+    exact_round = None
     if "match" in info.get("features", []) and rng.random() < 0.25:
         threshold = rng.choice((40, 60, 100, 150))
-    return {
+        if rng.random() < EXACT_THRESHOLD_RATE:
+            exact_round = rng.choice((1, 1, 2, 3))
+    deal = _deal(rng.getrandbits(32), count)
+    reveals: tuple[str, ...] = ()
+    if first == "lowest" and rng.random() < TIE_RATE:
+        deal, reveals = tied_deal(rng, count)
+    setup = {
         "rules": {"players": count, "push": push, "first": first, "threshold": threshold},
-        "deal": _deal(rng.getrandbits(32), count),
+        "deal": deal,
         "first_player": rng.randrange(count) if first == "chosen" else None,
     }
+    return setup, Steering(reveals, exact_round)
+
+
+def tied_deal(rng: random.Random, players: int) -> tuple[Message, tuple[str, ...]]:
+    """A legal deal (the 100 cards, rearranged) and turn-1 reveals where two or more seats tie
+    for the lowest card (F2). Four kinds: each seat simply reveals its lowest card (a seeded
+    deal; a tie or not); an explicit tie with a shuffled pile (one draw decides); a tie whose
+    first draws tie again (a re-draw); a 6-player deal whose 4-card pile runs short (ruling)."""
+    deal = seeded_deal(rng.getrandbits(32), players)
+    cards = [v for grid in deal.grids for v in grid] + list(deal.pile)
+    kind = rng.choice(("lowest", "draw", "redraw", "short"))
+    if kind == "lowest":
+        cells = [grid.index(min(grid)) for grid in deal.grids]
+        return _deal_message(cards, players), _reveals(cells)
+    tied = sorted(rng.sample(range(players), rng.randint(2, players)))
+    low = rng.choice((1, 1, 2, 3, 5))
+    cells = [rng.randrange(16) for _ in range(players)]
+    kept: set[int] = set()
+    for seat in range(players):
+        wanted = low if seat in tied else rng.randint(low + 1, 10)
+        _place(cards, seat * 16 + cells[seat], wanted, kept)
+    pile_start = 16 * players
+    draw = rng.choice([v for v in range(1, 11) if v != low])
+    if kind == "short" and players == 6:
+        ties_again = len(cards) - pile_start  # the whole 4-card pile: ties until it runs out
+    elif kind in ("redraw", "short"):
+        ties_again = len(tied)  # the first draws tie; the next ones decide
+    else:
+        ties_again = 0
+    for index in range(pile_start, min(pile_start + ties_again, len(cards))):
+        _place(cards, index, draw, kept)
+    return _deal_message(cards, players), _reveals(cells)
+
+
+def _place(cards: list[int], index: int, value: int, kept: set[int]) -> None:
+    """Swap a card of `value` into cards[index] (the 100 cards stay the 100 cards), taking it
+    from a place not already arranged; keep `index` arranged."""
+    if cards[index] != value:
+        source = next(
+            (i for i, v in enumerate(cards) if v == value and i not in kept and i != index), None
+        )
+        if source is None:
+            return  # every copy is already placed: leave this one as dealt
+        cards[index], cards[source] = cards[source], cards[index]
+    kept.add(index)
+
+
+def _deal_message(cards: list[int], players: int) -> Message:
+    grids = [tuple(cards[16 * seat : 16 * seat + 16]) for seat in range(players)]
+    pile = cards[16 * players :]
+    return {
+        "grids": [format_grid(grid) for grid in grids],
+        "pile": "".join(value_symbol(v) for v in pile) or "-",
+    }
+
+
+def _reveals(cells: list[int]) -> tuple[str, ...]:
+    return tuple(f"reveal {seat} {CELL_NAMES[cell]}" for seat, cell in enumerate(cells))
 
 
 def wrong_action(rng: random.Random, players: int) -> str:
@@ -212,25 +307,93 @@ def play_random(
 ) -> FuzzGame:
     """Play one seeded random game in lock-step; stop at the first divergence."""
     rng = random.Random(seed)
-    game = FuzzGame(seed, random_setup(rng, info, players))
+    setup, steering = steered_setup(rng, info, players)
+    if steering.exact_round is not None:
+        threshold = _reached_total(seed, setup, steering, rng.getstate(), max_steps)
+        if threshold is not None:
+            setup = {**setup, "rules": {**setup["rules"], "threshold": threshold}}
+    game = FuzzGame(seed, setup)
+
+    def send(item: Message) -> FuzzDivergence | None:
+        game.items.append(item)
+        return lock.send(len(game.items), item)
+
     divergence = lock.send(0, {"new_game": game.setup})
+    if divergence is None:
+        divergence = _play(lock.ref, send, rng, game, steering, max_steps)
+    game.divergence = divergence
+    return game
+
+
+def _play(
+    ref: Callable[..., Message],
+    send: Callable[[Message], FuzzDivergence | None],
+    rng: random.Random,
+    game: FuzzGame,
+    steering: Steering,
+    max_steps: int,
+) -> FuzzDivergence | None:
+    """The random moves of a game after its set-up, as the reference sees them: mostly legal
+    ones, some wrong ones, a new seeded deal between match rounds; the steered turn-1 reveals
+    first when there are some. Stops at the end, a divergence, or max_steps items."""
     rounds = 1
-    while divergence is None and len(game.items) < max_steps:
-        legal = [str(a) for a in lock.ref("legal")["actions"]]
-        phase = position_fields(lock.ref("position")["position"])["phase"]
+    planned = list(steering.reveals)
+    while len(game.items) < max_steps:
+        legal = [str(a) for a in ref("legal")["actions"]]
+        phase = position_fields(ref("position")["position"])["phase"]
         if phase == "over":
-            break
+            return None
+        planned = [reveal for reveal in planned if reveal in legal] if phase == "reveal" else []
         if phase == "next":
-            item: Message = {"new_round": _deal(seed * 1000 + rounds, game.players)}
+            item: Message = {"new_round": _deal(game.seed * 1000 + rounds, game.players)}
             rounds += 1
         elif rng.random() < WRONG_ACTION_RATE or not legal:
             item = {"action": wrong_action(rng, game.players)}
+        elif planned:
+            item = {"action": planned.pop(0)}
         else:
             item = {"action": rng.choice(legal)}
+        divergence = send(item)
+        if divergence is not None:
+            return divergence
+    return None
+
+
+def _reached_total(
+    seed: int, setup: Message, steering: Steering, rng_state: Any, max_steps: int
+) -> int | None:
+    """S4 steering: play the game on the reference alone, as it will be played (the same moves
+    from the same random state), in a match nobody wins; the highest total after round
+    `steering.exact_round`. With that threshold the match ends exactly there (≥, not >)."""
+    reference = ProtocolAdapter(dekal_ref)
+
+    def ref(cmd: str, **fields: Any) -> Message:
+        return reference.handle({"id": 0, "cmd": cmd, **fields})
+
+    rules = {**setup["rules"], "threshold": NO_THRESHOLD}
+    if not ref("new_game", **{**setup, "rules": rules})["ok"]:
+        return None
+    game = FuzzGame(seed, setup)
+    totals: list[int] = []
+
+    def send(item: Message) -> FuzzDivergence | None:
         game.items.append(item)
-        divergence = lock.send(len(game.items), item)
-    game.divergence = divergence
-    return game
+        if "action" in item:
+            ref("action", action=item["action"])
+        else:
+            ref("new_round", deal=item["new_round"])
+        if position_fields(ref("position")["position"])["phase"] == "next":
+            totals.append(max(ref("result")["totals"]))
+            if len(totals) == steering.exact_round:
+                return FuzzDivergence(0, "", "found")  # stop here
+        return None
+
+    rng = random.Random()
+    rng.setstate(rng_state)
+    _play(ref, send, rng, game, steering, max_steps)
+    if len(totals) < (steering.exact_round or 0) or totals[-1] < 1:
+        return None
+    return totals[-1]
 
 
 def replay(lock: LockStep, setup: Message, items: list[Message]) -> FuzzDivergence | None:
