@@ -148,3 +148,38 @@ def test_the_correct_js_engine_survives_the_same_three_games() -> None:
     report = fuzz(engine, games=3, seed=20)
     engine.close()
     assert report.divergent is None and report.games == 3
+
+
+def test_steered_ties_reach_the_re_draw_and_the_short_pile_rulings() -> None:
+    """F2: over 200 set-ups, the planned turn-1 reveals (all accepted by the reference) make
+    tied seats draw again, and some run the set-aside pile out (the lowest tied seat starts);
+    the reference's first player is the one F2 gives, counted here independently."""
+    claimed = info()
+    redraws = shorts = 0
+    for seed in range(200):
+        setup, steering = steered_setup(random.Random(seed), claimed)
+        if not steering.reveals:
+            continue
+        reference = ProtocolAdapter(dekal_ref)
+        assert reference.handle({"id": 0, "cmd": "new_game", **setup})["ok"]
+        for reveal in steering.reveals:
+            assert reference.handle({"id": 0, "cmd": "action", "action": reveal})["ok"]
+        grids = [parse_grid(g) for g in setup["deal"]["grids"]]
+        values = [
+            grids[int(seat)][dekal_ref.notation.CELL_NAMES.index(cell)]
+            for seat, cell in (reveal.split()[1:] for reveal in steering.reveals)
+        ]
+        tied = [seat for seat, value in enumerate(values) if value == min(values)]
+        pile = [parse_value(v) for v in setup["deal"]["pile"].strip("-")]
+        rounds_of_draws, short = 0, False
+        while len(tied) > 1 and not short:  # F2 as the rulebook words it, counted here
+            short = len(pile) < len(tied)
+            if not short:
+                draws = {seat: pile.pop(0) for seat in tied}
+                tied = [seat for seat in tied if draws[seat] == min(draws.values())]
+                rounds_of_draws += 1
+        fields = position_fields(reference.handle({"id": 0, "cmd": "position"})["position"])
+        assert fields["start"] == str(tied[0]), (seed, fields["start"], tied)
+        redraws += rounds_of_draws >= 2
+        shorts += short
+    assert redraws >= 10 and shorts >= 3, (redraws, shorts)
