@@ -158,15 +158,19 @@ def engines_to_run(engine: str | None, python: str | None, timeout: float) -> li
         fail(f"engine unusable: {error}", EXIT_ENGINE)
 
 
+EngineCommand = Annotated[
+    str | None,
+    typer.Option("--engine", help="Command line of an engine speaking the protocol."),
+]
+PythonFactory = Annotated[
+    str | None,
+    typer.Option("--python", help="MODULE:FACTORY of a Python engine, judged in-process."),
+]
+
+
 def run(
-    engine: Annotated[
-        str | None,
-        typer.Option("--engine", help="Command line of an engine speaking the protocol."),
-    ] = None,
-    python: Annotated[
-        str | None,
-        typer.Option("--python", help="MODULE:FACTORY of a Python engine, judged in-process."),
-    ] = None,
+    engine: EngineCommand = None,
+    python: PythonFactory = None,
     filter_: Annotated[
         str | None,
         typer.Option("--filter", help="Case IDs, ID prefixes, rule IDs or kinds, comma separated."),
@@ -249,14 +253,8 @@ Exit codes: 0 no divergence; 1 a divergence was found; 2 bad usage; 3 engine unu
 
 
 def fuzz(
-    engine: Annotated[
-        str | None,
-        typer.Option("--engine", help="Command line of an engine speaking the protocol."),
-    ] = None,
-    python: Annotated[
-        str | None,
-        typer.Option("--python", help="MODULE:FACTORY of a Python engine, judged in-process."),
-    ] = None,
+    engine: EngineCommand = None,
+    python: PythonFactory = None,
     games: Annotated[
         int, typer.Option("--games", min=1, help="How many random games to play.")
     ] = 100,
