@@ -1,7 +1,7 @@
 """The one-line position notation for packed states (spec/notation.md, "Positions").
 
-format_position writes exactly the string dekal_ref.position.format_position writes for the
-same position (that is how the two engines' states are compared). Reading a position is
+format_position writes its grids from the packed words and the rest of the line with the
+reference's position_line, the one definition of the notation's fields. Reading a position is
 notation, not rules: parse_position lets the reference read and check the text, then packs it.
 `from_reference` / `to_reference` convert between the two engines' states.
 """
@@ -10,17 +10,12 @@ from __future__ import annotations
 
 from dekal import bits
 from dekal.state import FastState
-from dekal_ref.notation import CELL_NAMES
 from dekal_ref.position import parse_position as parse_reference_position
-from dekal_ref.state import Card, GameState, Phase
+from dekal_ref.position import position_line
+from dekal_ref.state import Card, GameState
 
 FACE_UP = ".123456789T"  # FACE_UP[v]: a face-up card of value v; FACE_UP[0] is the hole
 FACE_DOWN = ".abcdefghij"  # FACE_DOWN[v]: a face-down card of value v (full view)
-CARDS = "-123456789T"
-
-
-def _cards(values: tuple[int, ...]) -> str:
-    return "".join([CARDS[v] for v in values]) or "-"
 
 
 def format_grid_word(word: int, down: int, public: bool = False) -> str:
@@ -34,35 +29,8 @@ def format_grid_word(word: int, down: int, public: bool = False) -> str:
 
 def format_position(state: FastState, public: bool = False) -> str:
     """The position as one line. public=True hides what no player may see (M3, T1)."""
-    rules = state.rules
-    threshold = "single" if rules.threshold is None else str(rules.threshold)
-    phase = state.phase.value
-    if state.phase is Phase.TAKE:
-        phase = f"take@{state.to_act}"
-    elif state.phase is Phase.PUSH:
-        phase = f"push@{state.to_act}:{FACE_UP[state.hand or 0]}"
-    picks = ",".join(
-        "-" if pick is None else ("?" if public else CELL_NAMES[pick]) for pick in state.picks
-    )
-    pile = _cards(state.pile)
-    if public:
-        pile = f"#{len(state.pile)}" if state.pile else "-"
-    return " ".join(
-        (
-            f"{rules.push}/{rules.first}/{threshold}",
-            f"{state.round}.{state.turn}",
-            phase,
-            "-" if state.start is None else str(state.start),
-            "|".join(
-                format_grid_word(w, d, public) for w, d in zip(state.grids, state.down, strict=True)
-            ),
-            picks,
-            _cards(state.centre),
-            pile,
-            _cards(state.removed),
-            ",".join(str(t) for t in state.totals),
-        )
-    )
+    grids = [format_grid_word(w, d, public) for w, d in zip(state.grids, state.down, strict=True)]
+    return position_line(state, grids, public)
 
 
 def from_reference(state: GameState) -> FastState:

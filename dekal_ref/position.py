@@ -20,6 +20,9 @@ Ten fields separated by single spaces:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from dekal_ref.errors import NotationError
 from dekal_ref.notation import cell_name, parse_cell, parse_value, value_symbol
 from dekal_ref.state import Card, Cells, GameState, Phase, Rules
@@ -57,8 +60,40 @@ def format_grid_cells(cells: Cells, public: bool = False) -> str:
     return "/".join("".join(symbols[r * 4 : r * 4 + 4]) for r in range(4))
 
 
-def format_position(state: GameState, public: bool = False) -> str:
-    """The position as one line. public=True hides what no player may see (M3, T1)."""
+class PositionFields(Protocol):
+    """What the position line is written from: every engine's state has these fields."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def start(self) -> int | None: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def hand(self) -> int | None: ...
+    @property
+    def picks(self) -> tuple[int | None, ...]: ...
+    @property
+    def centre(self) -> tuple[int, ...]: ...
+    @property
+    def pile(self) -> tuple[int, ...]: ...
+    @property
+    def removed(self) -> tuple[int, ...]: ...
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+
+
+def position_line(state: PositionFields, grids: Sequence[str], public: bool = False) -> str:
+    """The ten fields joined into one line; `grids` are the seats' grids already written.
+
+    The one place the field order and formats live, so every engine writes the same line.
+    """
     rules = state.rules
     threshold = "single" if rules.threshold is None else str(rules.threshold)
     phase = state.phase.value
@@ -77,7 +112,7 @@ def format_position(state: GameState, public: bool = False) -> str:
         f"{state.round}.{state.turn}",
         phase,
         "-" if state.start is None else str(state.start),
-        "|".join(format_grid_cells(grid, public) for grid in state.grids),
+        "|".join(grids),
         picks,
         _cards(state.centre),
         pile,
@@ -85,6 +120,11 @@ def format_position(state: GameState, public: bool = False) -> str:
         ",".join(str(t) for t in state.totals),
     ]
     return " ".join(fields)
+
+
+def format_position(state: GameState, public: bool = False) -> str:
+    """The position as one line. public=True hides what no player may see (M3, T1)."""
+    return position_line(state, [format_grid_cells(grid, public) for grid in state.grids], public)
 
 
 def _parse_cards(text: str, field: str) -> tuple[int, ...]:
