@@ -33,14 +33,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
-from dekal.proofs import search, z3_solve
-from dekal.proofs.answer import GaveUp
-from dekal.proofs.moves import ENTERS, shapes
-from dekal.proofs.puzzle import Puzzle, make_puzzle
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from dekal.proofs import search, z3_solve
+from dekal.proofs.answer import GaveUp
+from dekal.proofs.moves import ENTERS, shapes
+from dekal.proofs.puzzle import Puzzle, make_puzzle
 from dekal_ref.push import legal_pushes, push_card
 from dekal_ref.scoring import neighbours, score_grid
 

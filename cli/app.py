@@ -6,6 +6,7 @@ from importlib.metadata import version
 from typing import Annotated
 
 import typer
+
 from dekal.cli import conformance, grid_commands, prove, solve
 from dekal.cli import replay as replay_command
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from dekal.cli.common import EXIT_ENGINE, EXIT_OK, EXIT_VERDICT, err, fail, out, print_json
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from dekal.cli.common import EXIT_ENGINE, EXIT_OK, EXIT_VERDICT, err, fail, out, print_json
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,

@@ -6,6 +6,8 @@ import sys
 from typing import Annotated
 
 import typer
+from rich.text import Text
+
 from dekal.cli.common import (
     ENGINE_HELP,
     EXIT_BAD_INPUT,
@@ -17,8 +19,6 @@ from dekal.cli.common import (
     print_json,
     user_errors,
 )
-from rich.text import Text
-
 from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import (

@@ -5,16 +5,17 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
 from dekal.cli.common import EXIT_VERDICT, err, fail, out, print_json
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Obligation, Verdict
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 PROVE_HELP = """Prove that the optimized engine means what the spec says, for every input.
 
 Each obligation is a claim over all inputs (every grid of values 0-10, every hole, side and
 card); Z3 proves it by finding no counterexample (unsat). The claims import the optimized
-engine's own kernels and constants (dekal/bits.py, dekal/tables.py), so changing one there
+engine's own kernels and constants (engine/bits.py, engine/tables.py), so changing one there
 breaks a proof here. A failed claim prints the counterexample Z3 found; "unknown" (a time
 out) is a failure, never a proof.
 

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
+
 from dekal.cli.common import (
     ENGINE_HELP,
     EXIT_BAD_INPUT,
@@ -26,8 +28,6 @@ from dekal.cli.common import (
     out,
     print_json,
 )
-from rich.text import Text
-
 from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.actions import NewRound, PushMove, Reveal, Take
 from dekal_ref.deal import Deal

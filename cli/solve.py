@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Annotated, Any
 
 import typer
+
 from dekal.cli.common import (
     EXIT_ENGINE,
     EXIT_VERDICT,
@@ -28,7 +29,6 @@ from dekal.proofs import search, z3_solve
 from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import Outcome, WitnessError
-
 from dekal_ref.notation import Grid, cell_name, format_grid, parse_grid, value_symbol
 from dekal_ref.scoring import score_grid
 

@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
+
 from dekal.proofs.answer import KEY_CARDS
 from dekal.proofs.moves import ENTERS, Shape, shape_index, shapes
 from dekal.proofs.puzzle import Move, Puzzle
-
 from dekal_ref.notation import CELLS, Grid, Push
 from dekal_ref.scoring import neighbours
 

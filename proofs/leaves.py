@@ -13,11 +13,11 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from dekal.proofs.answer import KEY_CARDS
-from dekal.proofs.puzzle import Move
 from numpy.typing import NDArray
 
 from dekal import batch, tables
+from dekal.proofs.answer import KEY_CARDS
+from dekal.proofs.puzzle import Move
 
 U64 = np.uint64
 Words = NDArray[np.uint64]

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import cache
 
 from dekal.proofs.puzzle import Move
-
 from dekal_ref.notation import CELLS, Push
 from dekal_ref.push import legal_pushes, push_chain
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
+
 from dekal.proofs import spec_side
 from dekal.proofs.encoding import BoolExpr
 from dekal.proofs.obligation import Kernels, Obligation, refute
-
 from dekal_ref.notation import CELLS, format_grid
 from dekal_ref.scoring import score_grid
 

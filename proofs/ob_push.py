@@ -18,10 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
+
 from dekal.proofs import spec_side
 from dekal.proofs.encoding import BoolExpr
 from dekal.proofs.obligation import Kernels, Obligation, from_nibbles, grid_of, nibbles, refute
-
 from dekal_ref.notation import CELLS, cell_name
 from dekal_ref.push import legal_pushes, push_chain
 

@@ -14,7 +14,7 @@ lemmas that each close in well under a second, and whose conjunction is the clai
 6. `score_remaining(g)` is the spec's count of cards left (one query suffices).
 
 Stages 3 and 4 are restated here with the kernel module's OWN constants (BYTE_LOW, NIBBLE,
-BYTE_ONES, MASK64, TOP_BYTE_SHIFT): change one in dekal/bits.py and a lemma fails.
+BYTE_ONES, MASK64, TOP_BYTE_SHIFT): change one in engine/bits.py and a lemma fails.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
+
 from dekal.proofs import spec_side
 from dekal.proofs.encoding import BoolExpr
 from dekal.proofs.obligation import (

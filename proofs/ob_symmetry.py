@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
+
 from dekal.proofs import spec_side
 from dekal.proofs.encoding import BoolExpr
 from dekal.proofs.obligation import Kernels, Obligation, from_nibbles, grid_of, nibbles, refute

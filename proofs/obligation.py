@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
-from dekal.proofs.encoding import BoolExpr
 
 from dekal import bits, tables
+from dekal.proofs.encoding import BoolExpr
 from dekal_ref.notation import format_grid
 
 DEFAULT_TIMEOUT = 60.0  # seconds per Z3 check; unknown after that is a failure

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dekal.proofs.puzzle import Move, Puzzle
-
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import HOLE, Grid, cell_name
 from dekal_ref.push import apply_chain, hole_of, push_card, push_chain

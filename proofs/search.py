@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from dekal import bits, tables
 from dekal.proofs import leaves
 from dekal.proofs.answer import (
     KEY_CARDS,
@@ -39,8 +40,6 @@ from dekal.proofs.answer import (
     quiet,
 )
 from dekal.proofs.puzzle import Move, Puzzle
-
-from dekal import bits, tables
 from dekal_ref.notation import Grid
 
 METHOD = "search"

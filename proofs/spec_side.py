@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import z3  # type: ignore[import-untyped]
-from dekal.proofs.encoding import BoolExpr
 
+from dekal.proofs.encoding import BoolExpr
 from dekal_ref.notation import CELLS
 from dekal_ref.push import apply_chain
 from dekal_ref.scoring import neighbours

@@ -18,6 +18,7 @@ import time
 from collections.abc import Sequence
 
 import z3  # type: ignore[import-untyped]
+
 from dekal.proofs import search
 from dekal.proofs.answer import (
     KEY_CARDS,
@@ -34,7 +35,6 @@ from dekal.proofs.encoding import BoolExpr, Unrolling
 from dekal.proofs.moves import shapes
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal.proofs.replay import replay
-
 from dekal_ref.notation import Grid
 from dekal_ref.scoring import score_grid
 

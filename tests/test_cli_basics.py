@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from dekal.cli.app import app
 from typer.testing import CliRunner, Result
 
+from dekal.cli.app import app
 from dekal_ref.record import parse_record
 
 ROOT = Path(__file__).resolve().parent.parent

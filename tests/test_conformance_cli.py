@@ -14,9 +14,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from dekal.cli.app import app
 from typer.testing import CliRunner
 
+from dekal.cli.app import app
 from dekal.conformance.vectors import load_cases, schema
 
 HERE = Path(__file__).resolve()

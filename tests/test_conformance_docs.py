@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from dekal.cli.app import app
 from typer.testing import CliRunner
 
+from dekal.cli.app import app
 from dekal.conformance.serve import bundled_adapter, serve
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,9 +6,9 @@ import json
 import random
 
 import pytest
-from dekal.cli.app import app
 from typer.testing import CliRunner
 
+from dekal.cli.app import app
 from dekal_ref.notation import format_grid
 
 runner = CliRunner()

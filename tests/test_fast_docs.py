@@ -9,8 +9,9 @@ import shlex
 from pathlib import Path
 
 import pytest
-from dekal.cli.app import app
 from typer.testing import CliRunner
+
+from dekal.cli.app import app
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
 CONSOLE = re.compile(r"^```\n\$ (dekal .+)\n((?:(?!```).*\n)*?)```", re.MULTILINE)

@@ -1,4 +1,4 @@
-"""The optimized engine (dekal/) against the reference (dekal_ref/), piece by piece.
+"""The optimized engine (engine/) against the reference (dekal_ref/), piece by piece.
 
 Kernels on grid words, push tables, the batch path, symmetries and the fast game loop are
 each compared with the reference on generated inputs (grids over small alphabets too, so that

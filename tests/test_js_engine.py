@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dekal.cli.app import app
 from typer.testing import CliRunner
 
+from dekal.cli.app import app
 from dekal.conformance.vectors import load_cases
 from dekal_ref.deal import seeded_deal
 from dekal_ref.notation import format_grid, value_symbol

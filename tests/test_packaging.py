@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import tomllib
 from importlib import resources
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,3 +47,35 @@ def test_the_spec_and_its_vectors_are_installed_data() -> None:
     assert spec.joinpath("rules.md").is_file()
     assert spec.joinpath("protocol.md").is_file()
     assert spec.joinpath("conformance", "v1", "manifest.json").is_file()
+
+
+DOC_FILES = [ROOT / "README.md", *sorted(ROOT.glob("docs/*.md")), *sorted(ROOT.glob("spec/*.md"))]
+IMPORT_LINE = re.compile(r"^\s*(?:>>> )?((?:from|import) dekal\S*( .*)?)$", re.MULTILINE)
+
+
+def _documented_imports() -> list[str]:
+    found = {m.group(1).strip() for doc in DOC_FILES for m in IMPORT_LINE.finditer(doc.read_text())}
+    return sorted(found)
+
+
+def test_the_docs_show_imports_of_every_room() -> None:
+    text = "\n".join(_documented_imports())
+    for package in ("dekal_ref", "dekal.proofs", "dekal import"):
+        assert package in text
+
+
+def test_no_folder_of_the_checkout_shadows_the_installed_package() -> None:
+    # A folder named `dekal` at the root would be found first from the checkout root and hide
+    # the installed dekal.cli, dekal.proofs, dekal.spec and dekal.conformance.
+    assert not (ROOT / "dekal").exists()
+
+
+@pytest.mark.parametrize("where", ["checkout root", "elsewhere"])
+def test_every_documented_import_works(where: str, tmp_path: Path) -> None:
+    rooms = "import dekal.cli.app, dekal.spec, dekal.conformance.serve"
+    program = "\n".join([*_documented_imports(), rooms])
+    cwd = ROOT if where == "checkout root" else tmp_path
+    done = subprocess.run(
+        [sys.executable, "-c", program], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr

@@ -11,11 +11,10 @@ import dataclasses
 import re
 from typing import Any
 
+from dekal import bits, tables
 from dekal.proofs import ob_bounds, ob_push, ob_score, ob_symmetry
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Kernels, Obligation, mutant
-
-from dekal import bits, tables
 from dekal_ref.scoring import cancelled_cells, score_grid
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from dekal.proofs.puzzle import Move, PuzzleError, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import WitnessError, certify, replay
-
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import Push, parse_cell, parse_grid
 from dekal_ref.scoring import score_grid

@@ -15,12 +15,12 @@ import shlex
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from dekal.cli.app import app
 from dekal.cli.solve import build_puzzle
 from dekal.proofs.puzzle import Move
 from dekal.proofs.replay import replay
-from typer.testing import CliRunner
-
 from dekal_ref.notation import parse_cell, parse_push
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,12 +11,12 @@ from __future__ import annotations
 import itertools
 
 import z3  # type: ignore[import-untyped]
-from dekal.proofs import search, z3_solve
-from dekal.proofs.puzzle import Move, Puzzle, make_puzzle
-from dekal.proofs.replay import replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dekal.proofs import search, z3_solve
+from dekal.proofs.puzzle import Move, Puzzle, make_puzzle
+from dekal.proofs.replay import replay
 from dekal_ref.notation import CELLS, Grid
 from dekal_ref.push import legal_pushes
 from dekal_ref.scoring import score_grid

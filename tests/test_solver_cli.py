@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from typer.testing import CliRunner, Result
+
 from dekal.cli.app import app
 from dekal.proofs.puzzle import Move, make_puzzle
 from dekal.proofs.replay import replay
-from typer.testing import CliRunner, Result
-
 from dekal_ref.notation import parse_cell, parse_grid, parse_push
 
 runner = CliRunner()
