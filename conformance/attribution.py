@@ -1,0 +1,216 @@
+"""Which rule a divergence breaks, and which field shows it (spec/protocol.md, section 4).
+
+A failing case or fuzz game diverges at one step: the engine's verdict, position, public
+view, legal actions or result differs from the reference's. The runner and the fuzzer both
+blame that divergence on one rule, read from the step's action and the field that differs,
+so a failure planted in one rule is counted under that rule only (and not under every rule
+the case happens to exercise).
+
+The table, in words:
+
+* a verdict that differs (accepted vs refused, or another rule named): the rule the
+  reference names when it refuses; when it accepts, the rule that makes the action legal
+  (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1;
+* a position changed by a refused action: B1;
+* the public view alone: M3 (nobody sees a face-down card or a pick);
+* a field of the position after an accepted step: see `_FIELD_RULES` and `_step_rule`;
+* the legal actions: the rule of the phase (reveal T1, take T3, push P1/P2);
+* the result: cancelled cells S1, points or cards left S2, totals S4, ranking S3 (single
+  round) or S4 (match).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dekal.conformance.protocol import Message, position_fields
+
+
+@dataclass(frozen=True)
+class Blame:
+    """A divergence attributed: the rule it breaks and the field where it shows."""
+
+    rule: str
+    field: str
+
+    def __str__(self) -> str:
+        return f"{self.rule} ({self.field})"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules line of a position: `slide/lowest/single`, `eject/chosen/100`…"""
+
+    push: str = "slide"
+    first: str = "lowest"
+    match: bool = False
+
+    @property
+    def push_rule(self) -> str:
+        return "P2" if self.push == "eject" else "P1"
+
+    @property
+    def end_rule(self) -> str:
+        return "S4" if self.match else "T5"
+
+
+def variant_of(position: str) -> Variant:
+    parts = position_fields(position).get("rules", "").split("/")
+    if len(parts) != 3:
+        return Variant()
+    return Variant(parts[0], parts[1], parts[2] != "single")
+
+
+def differing_fields(expected: str, actual: str) -> list[str]:
+    """The names of the position fields that differ, a grid named with its seat."""
+    want, got = position_fields(expected), position_fields(actual)
+    names: list[str] = []
+    for name, value in want.items():
+        if got.get(name) == value:
+            continue
+        if name == "grids":
+            mine, theirs = value.split("|"), got.get(name, "").split("|")
+            seats = [
+                seat
+                for seat in range(max(len(mine), len(theirs)))
+                if seat >= len(mine) or seat >= len(theirs) or mine[seat] != theirs[seat]
+            ]
+            names.extend(f"grid of seat {seat}" for seat in seats)
+        else:
+            names.append(name)
+    for name in got:
+        if name not in want:
+            names.append(name)
+    return names
+
+
+def action_word(sent: str) -> str:
+    """`reveal`, `take`, `push`, `new_round` or `new_game` for a step's request in words."""
+    word = sent.split(" ", 1)[0]
+    return word if word in ("reveal", "take", "push", "new_round") else "new_game"
+
+
+def action_rule(sent: str, variant: Variant) -> str:
+    """The rule that makes an action of this kind legal."""
+    return {
+        "reveal": "T1",
+        "take": "T3",
+        "push": variant.push_rule,
+        "new_round": "M5",
+        "new_game": "M3",
+    }[action_word(sent)]
+
+
+def blame_verdict(sent: str, before: str, expect: Message) -> Blame:
+    """The engine accepted what the reference refused, refused what it accepted, or named
+    another rule. `expect` is the reference's verdict: {"ok": True} or a typed refusal."""
+    if expect.get("ok"):
+        return Blame(action_rule(sent, variant_of(before)), "verdict")
+    if "rule" in expect:
+        return Blame(str(expect["rule"]), "verdict")
+    return Blame("B1", "verdict")
+
+
+def blame_refused_step_moved(expected: str, actual: str) -> Blame:
+    """A refused action changed the position (B1: a refusal leaves the state as it was)."""
+    return Blame("B1", ", ".join(differing_fields(expected, actual)) or "position")
+
+
+def blame_public() -> Blame:
+    return Blame("M3", "public view")
+
+
+def blame_legal(position: str) -> Blame:
+    """The legal actions differ: the rule of the phase the position is in."""
+    phase = position_fields(position).get("phase", "")
+    if phase.startswith("take@"):
+        return Blame("T3", "legal actions")
+    if phase.startswith("push@"):
+        return Blame(variant_of(position).push_rule, "legal actions")
+    if phase in ("next", "over"):
+        return Blame(variant_of(position).end_rule, "legal actions")
+    return Blame("T1", "legal actions")
+
+
+def blame_result(part: str, position: str) -> Blame:
+    """`part` is one of cancelled, points, remaining, totals, ranking."""
+    variant = variant_of(position)
+    rule = {
+        "cancelled": "S1",
+        "points": "S2",
+        "remaining": "S2",
+        "totals": "S4",
+        "ranking": "S4" if variant.match else "S3",
+    }[part]
+    return Blame(rule, part)
+
+
+def blame_position(sent: str, expected: str, actual: str) -> Blame:
+    """The position after an accepted step differs: blame the first differing field, read
+    in the order in which a step changes things (the rule of an earlier field explains the
+    later ones: a wrong start seat also moves the phase)."""
+    fields = differing_fields(expected, actual)
+    if not fields:
+        return Blame(action_rule(sent, variant_of(expected)), "position")
+    field = sorted(fields, key=_field_order)[0]
+    return Blame(_step_rule(action_word(sent), field, expected), field)
+
+
+_ORDER = ("rules", "round.turn", "removed", "start", "grids", "picks", "centre", "pile", "phase")
+
+
+def _field_order(name: str) -> int:
+    base = "grids" if name.startswith("grid of seat") else name
+    return _ORDER.index(base) if base in _ORDER else len(_ORDER)
+
+
+def _step_rule(word: str, field: str, expected: str) -> str:
+    """The rule of `field` after an accepted step of kind `word` (reveal, take, push…)."""
+    variant = variant_of(expected)
+    base = "grids" if field.startswith("grid of seat") else field
+    if base == "rules":
+        return "M2"
+    if base == "totals":
+        return "S4" if variant.match else "S2"
+    if word == "new_round":
+        return "F4" if base == "start" else "M5"
+    if base == "start":
+        if variant.first == "chosen":
+            return "F3"
+        return "F2" if position_fields(expected).get("removed", "-") != "-" else "F1"
+    if base == "removed" or (base == "pile" and word != "new_game"):
+        return "F2"  # only a tie-break draw takes cards from the pile during a round
+    if word == "new_game":
+        return "M3"
+    if base == "round.turn":
+        return "T5"  # the turn counter moves when the token passes
+    if word == "reveal":
+        return _after_reveal_rule(base, expected)
+    if word == "take":
+        return "T4" if base == "phase" else "T3"
+    # a push: the grid is P1/P2; what follows it is the next taker (T3) or the turn's end (T5)
+    if base == "phase":
+        return _after_push_rule(expected, variant)
+    return variant.push_rule
+
+
+def _after_reveal_rule(base: str, expected: str) -> str:
+    """After a reveal: the picks, the holes and the centre are T1's; the seat that takes
+    first is the token holder, which moves left each turn (T5) from the start seat (T3 on
+    turn 1, whose start seat is judged by F1–F3 above)."""
+    fields = position_fields(expected)
+    if base == "phase" and fields.get("phase", "").startswith("take@"):
+        turn = fields.get("round.turn", "1.1").partition(".")[2]
+        return "T3" if turn == "1" else "T5"
+    return "T1"
+
+
+def _after_push_rule(expected: str, variant: Variant) -> str:
+    """After a push, the phase says who takes next (T3, from the token clockwise), or that
+    the turn ended (T5: the token passes left), or that the round was scored (T5/S4)."""
+    phase = position_fields(expected).get("phase", "")
+    if phase in ("next", "over"):
+        return variant.end_rule
+    if phase == "reveal":
+        return "T5"
+    return "T3"
