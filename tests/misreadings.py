@@ -479,3 +479,73 @@ def _(mp: pytest.MonkeyPatch) -> None:
         return replace(original(state, deal), removed=state.removed)
 
     replace_everywhere(mp, game.start_round, start_round)
+
+
+@misreading("sides-swapped", "P1", "L means the card enters from the right (and T from the bottom)")
+def _(mp: pytest.MonkeyPatch) -> None:
+    original = push.line_cells
+    mirror = {"L": "R", "R": "L", "T": "B", "B": "T"}
+
+    def line_cells(side: str, line: int) -> list[int]:
+        return original(mirror[side], line)
+
+    replace_everywhere(mp, original, line_cells)
+
+
+@misreading("chosen-ignored", "F3", "with the chosen rule, seat 0 starts whoever was chosen")
+def _(mp: pytest.MonkeyPatch) -> None:
+    original = game.new_game
+
+    def new_game(rules: Any, dealt: Any, first_player: int | None = None) -> GameState:
+        state = original(rules, dealt, first_player)
+        return replace(state, start=0) if rules.first == "chosen" else state
+
+    replace_everywhere(mp, original, new_game)
+
+
+@misreading("tie-no-draw", "F2", "a tie for the lowest card goes to the lowest tied seat, no draw")
+def _(mp: pytest.MonkeyPatch) -> None:
+    def first_player(state: GameState, revealed: list[int]) -> GameState:
+        return replace(state, start=revealed.index(min(revealed)))
+
+    mp.setattr(game, "_first_player_by_lowest_card", first_player)
+
+
+@misreading("totals-not-carried", "S4", "each round's totals start again from zero")
+def _(mp: pytest.MonkeyPatch) -> None:
+    original = game.start_round
+
+    def start_round(state: GameState, dealt: Any) -> GameState:
+        return replace(original(state, dealt), totals=(0,) * state.players)
+
+    replace_everywhere(mp, original, start_round)
+
+
+@misreading("notation-as-bad-request", "B1", "text that does not parse is refused as bad_request")
+def _(mp: pytest.MonkeyPatch) -> None:
+    adapter = importlib.import_module("dekal.conformance.adapter")
+    original = adapter.ProtocolAdapter.handle
+
+    def handle(self: Any, request: Any) -> Any:
+        reply = original(self, request)
+        error = reply.get("error")
+        if isinstance(error, dict) and error.get("kind") == "notation":
+            reply["error"] = {**error, "kind": "bad_request"}
+        return reply
+
+    mp.setattr(adapter.ProtocolAdapter, "handle", handle)
+
+
+@misreading("public-shows-pile", "M3", "the public view shows the set-aside pile's cards")
+def _(mp: pytest.MonkeyPatch) -> None:
+    original = position.format_position
+
+    def format_position(state: GameState, public: bool = False) -> str:
+        line = original(state, public)
+        if not public:
+            return line
+        fields, full = line.split(" "), original(state).split(" ")
+        fields[7] = full[7]
+        return " ".join(fields)
+
+    replace_everywhere(mp, original, format_position)
