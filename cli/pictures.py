@@ -98,14 +98,12 @@ def legend(looks: Iterable[CardLook]) -> str:
 
 
 def side_by_side(pictures: Sequence[Text], width: int, gap: int = 4) -> Text:
-    """The pictures next to each other if they fit in `width` columns, else one under another."""
-    blocks = [picture.split("\n", allow_blank=True) for picture in pictures]
+    """The pictures next to each other if they fit in `width` columns, else one under another
+    with a blank line between. Each picture, and the result, ends with a newline."""
+    blocks = [picture.split("\n") for picture in pictures]
     widths = [max((line.cell_len for line in block), default=0) for block in blocks]
     if len(pictures) < 2 or sum(widths) + gap * (len(pictures) - 1) > width:
-        stacked = Text()
-        for picture in pictures:
-            stacked.append_text(picture)
-        return stacked
+        return Text("\n").join(pictures)
     joined = Text()
     for row in range(max(len(block) for block in blocks)):
         line = Text()

@@ -300,12 +300,14 @@ def _seat_caption(state: GameState, seat: int) -> str:
     words = [f"seat {seat}"]
     if state.token == seat:
         words.append("token")
-    if round_is_scored(state):
-        score = score_grid(state.values(seat))
-        words.append(f"{plural(score.points, 'point')}, {plural(score.remaining, 'card')} left")
     if state.rules.threshold is not None:
         words.append(f"total {state.totals[seat]}")
     return " · ".join(words)
+
+
+def _score_caption(state: GameState, seat: int) -> str:
+    score = score_grid(state.values(seat))
+    return f"{plural(score.points, 'point')}, {plural(score.remaining, 'card')} left"
 
 
 def _position_body(
@@ -331,6 +333,11 @@ def _position_body(
                 )
             )  # fmt: skip
     y += LINE + GRID_SIZE + 8
+    if round_is_scored(state):
+        for seat in range(state.players):
+            x = MARGIN + seat * seat_width + LABEL
+            body.append(_text(x, y + 12, _score_caption(state, seat), size=12))
+        y += LINE
     centre = " ".join(str(card) for card in state.centre) or "empty"
     pile = plural(len(state.pile), "card") if state.pile else "empty"
     body.append(_text(MARGIN, y + 14, f"centre: {centre} · set-aside pile: {pile}", size=12))
