@@ -47,7 +47,9 @@ COMMANDS = {
     "replay": Entry("replay", "Play a game record and tell the game turn by turn."),
     "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
-    "conformance": Entry("conformance", "Judge a Dékal implementation, rule by rule."),
+    "conformance": Entry(
+        "conformance", "Judge a Dékal implementation, in any language, rule by rule."
+    ),
 }  # fmt: skip
 """Every command, in the order a new user meets them (the order of `dekal --help`)."""
 

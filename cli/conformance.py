@@ -33,8 +33,9 @@ from dekal.conformance.vectors import SuiteError, load_cases, matches
 conformance_app = typer.Typer(
     name="conformance",
     help=(
-        "Judge a Dékal implementation, in any language, rule by rule (suite "
-        f"{SUITE_VERSION}, protocol {PROTOCOL_VERSION}: see spec/protocol.md and docs/validate.md)."
+        "Judge a Dékal implementation, in any language, rule by rule.\n\n"
+        f"Suite {SUITE_VERSION}, protocol {PROTOCOL_VERSION}: see spec/protocol.md and"
+        " docs/validate.md."
     ),
     no_args_is_help=True,
     rich_markup_mode=None,

@@ -11,7 +11,7 @@ from dekal.cli.common import EXIT_VERDICT, err, fail, out, print_json
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Obligation, Verdict
 
-PROVE_HELP = """Prove that the optimized engine means what the spec says, for every input.
+PROVE_HELP = """Prove the optimized engine means what the spec says.
 
 Each obligation is a claim over all inputs (every grid of values 0-10, every hole, side and
 card); Z3 proves it by finding no counterexample (unsat). The claims import the optimized

@@ -49,15 +49,18 @@ from dekal_ref.state import GameState, Phase
 from dekal_ref.svg import step_svg
 from dekal_ref.words import plural
 
-REPLAY_HELP = """Play a game record through the engine and tell the game turn by turn.
+REPLAY_HELP = """Play a game record and tell the game turn by turn.
 
-RECORD is a record file, text (.dkr) or JSON (detected), '-' to read it from standard input,
-or the name of a record bundled with Dékal Lab (see spec/examples/):
+The engine plays the record. RECORD is a record file, text (.dkr) or JSON (detected), '-'
+to read it from standard input, or the name of a record bundled with Dékal Lab (see
+spec/examples/):
 
+\b
     dekal replay two-players-first-tie
     dekal replay spec/examples/three-players-eject-match.dkr --quiet
     dekal replay game.json --json
     dekal replay two-players-first-tie --engine ref    # the reference engine plays it
+    dekal replay two-players-first-tie --quiet --svg pictures/   # one SVG per step
 
 Every move is checked (rules T1-T5, P1-P2, F1-F4, M5, S4). A record with an illegal move,
 a deal that is not its seed's, or a written result the replay contradicts is refused with

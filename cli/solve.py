@@ -34,7 +34,9 @@ from dekal_ref.scoring import score_grid
 
 METHODS: dict[str, ModuleType] = {"z3": z3_solve, "search": search}
 
-SOLVE_HELP = """Find the lowest score a grid can still reach, with a witness and a proof.
+SOLVE_HELP = """Find the lowest score a grid can still reach, with proof.
+
+The answer comes with a witness (the moves) and a proof that nothing scores lower.
 
 A puzzle is a grid whose values are all known, the cells still face down (default: all 16)
 and the cards that will come in. Each step reveals one face-down cell (that card leaves, a
