@@ -34,6 +34,8 @@ from dekal_ref.svg import (
 )
 from dekal_ref.words import plural
 
+HIDDEN = "hidden"  # a face-down card in a public view: no value to show
+
 FORMS = {
     # state: (left mark, right mark, style)
     FACE_UP: (" ", " ", "bold"),
@@ -44,6 +46,7 @@ FORMS = {
 MEANINGS = {
     CANCELLED: "[x] cancelled (S1)",
     FACE_DOWN: "(x) face down",
+    HIDDEN: "? face down, unseen (M3)",
     HOLE_STATE: ". the hole",
 }
 
@@ -93,8 +96,9 @@ def grid_picture(
 
 def legend(looks: Iterable[CardLook]) -> str:
     """One line naming the marks a picture uses, or '' when it uses none."""
-    states = {look.state for look in looks}
-    return "  ".join(meaning for state, meaning in MEANINGS.items() if state in states)
+    marks = {HIDDEN if look.state == FACE_DOWN and look.value is None else look.state
+             for look in looks}  # fmt: skip
+    return "  ".join(meaning for mark, meaning in MEANINGS.items() if mark in marks)
 
 
 def side_by_side(pictures: Sequence[Text], width: int, gap: int = 4) -> Text:
@@ -119,11 +123,12 @@ def side_by_side(pictures: Sequence[Text], width: int, gap: int = 4) -> Text:
 
 def seat_picture(state: GameState, seat: int, public: bool) -> Text:
     """One seat's grid in a position, with its score once the round is scored."""
-    title = f"seat {seat}" + (" (token)" if state.token == seat else "")
+    title = f"  seat {seat}" + (" (token)" if state.token == seat else "")
     picture = looks_picture(seat_looks(state, seat, public), title)
     if round_is_scored(state):
         score = score_grid(state.values(seat))
-        picture.append(f"{plural(score.points, 'point')}, {plural(score.remaining, 'card')} left\n")
+        points, left = plural(score.points, "point"), plural(score.remaining, "card")
+        picture.append(f"  {points}, {left} left\n")
     return picture
 
 

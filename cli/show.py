@@ -61,13 +61,15 @@ def _write_svg(picture: str, target: str) -> None:
 
 def _grid_json(grid: Grid) -> dict[str, Any]:
     score = score_grid(grid)
-    return {
+    payload: dict[str, Any] = {
         "grid": format_grid(grid),
         "score": score.points,
         "remaining": score.remaining,
-        "has_hole": HOLE in grid,
         "cells": _cells_json(grid_looks(grid, scored=True)),
     }
+    if HOLE in grid:  # as `dekal score --json` says it: the grid is not final
+        payload["hole"] = cell_name(grid.index(HOLE))
+    return payload
 
 
 def _position_json(state: GameState, public: bool) -> dict[str, Any]:

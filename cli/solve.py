@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
 from dekal.cli.common import (
     EXIT_ENGINE,
@@ -98,7 +99,7 @@ def build_puzzle(
 def show_outcome(outcome: Outcome) -> None:
     """The grids step by step, then the scored final grid with its cancelled cells."""
     start = outcome.frames[0]
-    out.print(grid_picture(start.grid, title="start"))
+    out.print(grid_picture(start.grid, title="start", face_down=start.face_down))
     for number, frame in enumerate(outcome.frames[1:], start=1):
         move = frame.move
         assert move is not None and frame.card is not None
@@ -108,11 +109,12 @@ def show_outcome(outcome: Outcome) -> None:
             f"({value_symbol(before[move.reveal])} leaves), "
             f"{value_symbol(frame.card)} enters by {move.push}"
         )
-        out.print(grid_picture(frame.grid, title=title))
+        out.print(grid_picture(frame.grid, title=title, face_down=frame.face_down))
     final = score_grid(outcome.final)
     out.print(
         grid_picture(outcome.final, final.cancelled, title="final, scored (S1: [x] cancelled)")
     )
+    out.print(Text("(x) a face-down card: the puzzle gives its value, no player may look (M3)\n"))
 
 
 def answer_line(answer: Answer) -> str:
