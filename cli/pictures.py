@@ -128,7 +128,7 @@ def seat_picture(state: GameState, seat: int, public: bool) -> Text:
     if round_is_scored(state):
         score = score_grid(state.values(seat))
         points, left = plural(score.points, "point"), plural(score.remaining, "card")
-        picture.append(f"  {points}, {left} left\n")
+        picture.append(f"  {points}\n  {left} left\n")
     return picture
 
 

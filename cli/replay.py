@@ -201,7 +201,7 @@ def _round_result(state: GameState) -> Iterator[Text]:
     for seat, score in enumerate(round_scores(state)):
         picture = grid_picture(state.values(seat), score.cancelled, title=f"  seat {seat}")
         points, left = plural(score.points, "point"), plural(score.remaining, "card")
-        picture.append(f"  seat {seat}: {points}, {left} left\n")
+        picture.append(f"  {points}\n  {left} left\n")  # two short lines: seats fit side by side
         seats.append(picture)
     yield side_by_side(seats, out.width)
     if state.rules.threshold is not None:

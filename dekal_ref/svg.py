@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 from xml.etree import ElementTree as ET
 
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take
@@ -34,7 +35,11 @@ from dekal_ref.words import plural
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
-FACE_UP, FACE_DOWN, HOLE_STATE, CANCELLED = "face-up", "face-down", "hole", "cancelled"
+CardState = Literal["face-up", "face-down", "hole", "cancelled"]
+FACE_UP: CardState = "face-up"
+FACE_DOWN: CardState = "face-down"
+HOLE_STATE: CardState = "hole"
+CANCELLED: CardState = "cancelled"  # a card S1 removes, once its grid is scored
 
 PITCH = 44  # one cell of the grid, card and gap
 CARD = 40  # the card's side
@@ -63,7 +68,7 @@ class CardLook:
 
     cell: int
     value: int | None
-    state: str
+    state: CardState
     picked: bool = False
 
 
