@@ -11,6 +11,7 @@ from typer.testing import CliRunner, Result
 
 import dekal_ref
 from dekal.cli.app import app
+from dekal.cli.pictures import grid_picture, side_by_side
 from dekal_ref.notation import CELL_NAMES
 
 runner = CliRunner()
@@ -99,3 +100,15 @@ def test_replay_svg_writes_one_picture_per_step(tmp_path: Path) -> None:
     assert titles[0].startswith("step deal: position ")
     assert titles[-1].endswith(summary["position"])
     assert all(" position " in title for title in titles)
+
+
+def test_pictures_go_side_by_side_when_they_fit_else_one_under_another() -> None:
+    one = grid_picture(dekal_ref.parse_grid("1111/2222/3333/4444"), title="  seat 0")
+    two = grid_picture(dekal_ref.parse_grid("5T32/1444/9999/TT11"), title="  seat 1")
+    wide = side_by_side([one, two], width=80).plain.splitlines()
+    assert wide[0].split() == ["seat", "0", "seat", "1"]
+    rows = zip(wide, one.plain.splitlines(), two.plain.splitlines(), strict=True)
+    for joined, left, right in rows:
+        assert joined.startswith(left) and joined.endswith(right.strip())
+    narrow = side_by_side([one, two], width=30).plain
+    assert narrow == one.plain + "\n" + two.plain
