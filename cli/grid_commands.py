@@ -73,7 +73,7 @@ def score(
     json_output: Annotated[
         bool, typer.Option("--json", help="One JSON object per grid per line.")
     ] = False,
-    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
+    engine: Annotated[str, typer.Option(metavar="fast|ref", help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
     api = engine_by_name(engine)
     bad = 0
@@ -129,11 +129,13 @@ def push(
     grid_text: Annotated[str, typer.Argument(metavar="GRID", help="A grid with one hole '.'.")],
     side: Annotated[str, typer.Argument(help="Entry side L/R/T/B (eject: plus line, e.g. L2).")],
     card: Annotated[str, typer.Argument(help="The card to insert: 1-9 or T.")],
-    variant: Annotated[str, typer.Option(help="Push rule: slide (P1) or eject (P2).")] = "slide",
+    variant: Annotated[
+        str, typer.Option(metavar="slide|eject", help="Push rule: slide (P1) or eject (P2).")
+    ] = "slide",
     json_output: Annotated[
         bool, typer.Option("--json", help='Print {"grid": "<notation>"}.')
     ] = False,
-    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
+    engine: Annotated[str, typer.Option(metavar="fast|ref", help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
     api = engine_by_name(engine)
     with user_errors():

@@ -42,9 +42,12 @@ def _line(verdict: Verdict) -> str:
 
 def prove(
     only: Annotated[
-        str | None, typer.Option(help="Run the obligations whose name starts with this.")
+        str | None,
+        typer.Option(metavar="PREFIX", help="Run the obligations whose name starts with this."),
     ] = None,
-    timeout: Annotated[float, typer.Option(help="Seconds allowed per Z3 check.")] = 60.0,
+    timeout: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds allowed per Z3 check.")
+    ] = 60.0,
     list_only: Annotated[
         bool, typer.Option("--list", help="List the obligations, run none.")
     ] = False,

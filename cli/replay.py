@@ -301,7 +301,7 @@ def replay(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only the result, not every turn.")
     ] = False,
-    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
+    engine: Annotated[str, typer.Option(metavar="fast|ref", help=ENGINE_HELP)] = DEFAULT_ENGINE,
     svg: Annotated[
         Path | None,
         typer.Option(

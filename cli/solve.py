@@ -232,32 +232,42 @@ def solve(
         str, typer.Argument(metavar="GRID", help="The grid, all 16 values: 1112/3131/1435/2435.")
     ],
     incoming: Annotated[
-        str | None, typer.Option(help="The cards that come in, in order: 7,3,3 (T for ten).")
+        str | None,
+        typer.Option(metavar="CARDS", help="The cards that come in, in order: 7,3,3 (T for ten)."),
     ] = None,
     solo: Annotated[
         bool, typer.Option("--solo", help="One-player game: each revealed card comes back in.")
     ] = False,
     face_down: Annotated[
-        str | None, typer.Option(help="Cells still face down: a1,b3,c4 (default: all).")
+        str | None,
+        typer.Option(metavar="CELLS", help="Cells still face down: a1,b3,c4 (default: all)."),
     ] = None,
     turns: Annotated[
-        int | None, typer.Option(help="Steps to play (solo; default every face-down card).")
+        int | None,
+        typer.Option(metavar="N", help="Steps to play (solo; default every face-down card)."),
     ] = None,
-    variant: Annotated[str, typer.Option(help="Push rule: slide (P1) or eject (P2).")] = "slide",
-    method: Annotated[str, typer.Option(help="z3 (proof by refutation) or search.")] = "z3",
+    variant: Annotated[
+        str, typer.Option(metavar="slide|eject", help="Push rule: slide (P1) or eject (P2).")
+    ] = "slide",
+    method: Annotated[
+        str, typer.Option(metavar="z3|search", help="z3 (proof by refutation) or search.")
+    ] = "z3",
     check: Annotated[
         bool, typer.Option("--check", help="Answer with both methods; exit 1 if they differ.")
     ] = False,
     at_most: Annotated[
-        int | None, typer.Option(help="Only ask: can the score reach at most S?")
+        int | None, typer.Option(metavar="S", help="Only ask: can the score reach at most S?")
     ] = None,
     reach: Annotated[
-        str | None, typer.Option(help="Only ask: can the final grid be exactly this one?")
+        str | None,
+        typer.Option(metavar="GRID", help="Only ask: can the final grid be exactly this one?"),
     ] = None,
     rank: Annotated[
         bool, typer.Option("--rank", help="Rank every first move by its best reachable outcome.")
     ] = False,
-    timeout: Annotated[float, typer.Option(help="Seconds allowed per method.")] = 60.0,
+    timeout: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds allowed per method.")
+    ] = 60.0,
     json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     if method not in METHODS:
