@@ -112,3 +112,14 @@ def test_pictures_go_side_by_side_when_they_fit_else_one_under_another() -> None
         assert joined.startswith(left) and joined.endswith(right.strip())
     narrow = side_by_side([one, two], width=30).plain
     assert narrow == one.plain + "\n" + two.plain
+
+
+def test_svg_to_a_folder_that_does_not_exist_is_one_line_error(tmp_path: Path) -> None:
+    shown = dekal("show", GRID, "--svg", str(tmp_path / "missing" / "grid.svg"))
+    assert shown.exit_code == 2
+    assert shown.stderr.startswith("error: --svg ") and len(shown.stderr.splitlines()) == 1
+
+
+def test_svg_to_stdout_and_json_cannot_share_standard_output() -> None:
+    shown = dekal("show", GRID, "--svg", "-", "--json")
+    assert shown.exit_code == 2 and "choose one" in shown.stderr
