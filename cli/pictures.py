@@ -1,4 +1,4 @@
-"""Text pictures of grids and positions for the terminal, read from the same cell looks as SVG.
+"""Text pictures of grids and positions for the terminal, from the cell looks of dekal_ref.picture.
 
 Each cell is three characters, so a picture reads the same without colour:
 
@@ -19,9 +19,7 @@ from collections.abc import Iterable, Sequence
 from rich.text import Text
 
 from dekal_ref.notation import SIZE, Grid, value_symbol
-from dekal_ref.scoring import score_grid
-from dekal_ref.state import GameState
-from dekal_ref.svg import (
+from dekal_ref.picture import (
     CANCELLED,
     FACE_DOWN,
     FACE_UP,
@@ -32,6 +30,8 @@ from dekal_ref.svg import (
     round_is_scored,
     seat_looks,
 )
+from dekal_ref.scoring import score_grid
+from dekal_ref.state import GameState
 from dekal_ref.words import plural
 
 HIDDEN = "hidden"  # a face-down card in a public view: no value to show

@@ -1,7 +1,8 @@
 """`dekal show`: the picture of a grid or a position, as text or SVG (notation.md; S1, M3).
 
 A picture reads the notation and the reference's state and nothing reads it back: the SVG is
-drawn by dekal_ref.svg, the text by dekal.cli.pictures, from the same cell looks.
+drawn by dekal_ref.svg, the text by dekal.cli.pictures, from the same cell looks
+(dekal_ref.picture).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from rich.text import Text
 from dekal.cli.common import fail, out, print_json, user_errors
 from dekal.cli.pictures import grid_picture, legend, position_picture
 from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid
+from dekal_ref.picture import CardLook, grid_looks, score_caption, seat_looks
 from dekal_ref.position import format_position, parse_position
 from dekal_ref.scoring import score_grid
 from dekal_ref.state import GameState
-from dekal_ref.svg import CardLook, grid_looks, grid_svg, position_svg, score_caption, seat_looks
+from dekal_ref.svg import grid_svg, position_svg
 
 SHOW_HELP = """Draw a grid or a position, as text or SVG.
 

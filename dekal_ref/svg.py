@@ -1,8 +1,8 @@
 """Pictures of Dékal as SVG: a grid, a position (full or public view), a game step.
 
 Modelled on python-chess's `chess.svg`: each function returns the SVG text, the same input
-gives the same bytes, and nothing reads a picture back into the game. The pictures read the
-notation and the state; rules are asked only which cards S1 cancels.
+gives the same bytes, and nothing reads a picture back into the game. What each cell shows
+and the captions come from dekal_ref.picture, which the terminal's text pictures share.
 
 Every grid cell is drawn as one element that tools and tests can read without looking at
 the drawing:
@@ -22,24 +22,29 @@ so `<title>` alone identifies what is drawn.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Literal
 from xml.etree import ElementTree as ET
 
-from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take
-from dekal_ref.notation import HOLE, SIZE, Grid, cell_name, format_grid
+from dekal_ref.actions import Action, NewRound
+from dekal_ref.notation import SIZE, Grid, cell_name, format_grid
+from dekal_ref.picture import (
+    CANCELLED,
+    FACE_DOWN,
+    FACE_UP,
+    HOLE_STATE,
+    CardLook,
+    action_caption,
+    grid_looks,
+    phase_caption,
+    round_is_scored,
+    score_caption,
+    seat_looks,
+)
 from dekal_ref.position import format_grid_cells, format_position
-from dekal_ref.scoring import cancelled_cells, neighbours, score_grid
-from dekal_ref.state import GameState, Phase
+from dekal_ref.scoring import neighbours, score_grid
+from dekal_ref.state import GameState
 from dekal_ref.words import plural
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
-
-CardState = Literal["face-up", "face-down", "hole", "cancelled"]
-FACE_UP: CardState = "face-up"
-FACE_DOWN: CardState = "face-down"
-HOLE_STATE: CardState = "hole"
-CANCELLED: CardState = "cancelled"  # a card S1 removes, once its grid is scored
 
 PITCH = 44  # one cell of the grid, card and gap
 CARD = 40  # the card's side
@@ -60,62 +65,6 @@ STYLE = {
 }
 STRIKE = "#c0392b"  # the bar through a cancelled group (S1)
 PICKED = "#e0a100"  # the outline of a secret pick (T1)
-
-
-@dataclass(frozen=True)
-class CardLook:
-    """What one cell shows: its value (None when there is none to show) and its state."""
-
-    cell: int
-    value: int | None
-    state: CardState
-    picked: bool = False
-
-
-# --- What each cell shows ------------------------------------------------------------------
-
-
-def grid_looks(
-    grid: Grid,
-    *,
-    face_down: Iterable[int] = (),
-    public: bool = False,
-    scored: bool = False,
-    picked: int | None = None,
-) -> tuple[CardLook, ...]:
-    """The sixteen cells of `grid` as drawn.
-
-    face_down: the cells whose card is face down (M3); public: hide their values;
-    scored: mark the cards S1 cancels (only face-up cards are ever scored).
-    """
-    down = frozenset(face_down)
-    gone = cancelled_cells(grid) if scored else frozenset()
-    looks = []
-    for cell, value in enumerate(grid):
-        if value == HOLE:
-            looks.append(CardLook(cell, None, HOLE_STATE))
-        elif cell in down:
-            shown = None if public else value
-            looks.append(CardLook(cell, shown, FACE_DOWN, picked=cell == picked and not public))
-        else:
-            looks.append(CardLook(cell, value, CANCELLED if cell in gone else FACE_UP))
-    return tuple(looks)
-
-
-def seat_looks(state: GameState, seat: int, public: bool = False) -> tuple[CardLook, ...]:
-    """A seat's grid in a position: cancelled cards are marked once its round is scored."""
-    return grid_looks(
-        state.values(seat),
-        face_down=state.face_down_cells(seat),
-        public=public,
-        scored=round_is_scored(state),
-        picked=state.picks[seat],
-    )
-
-
-def round_is_scored(state: GameState) -> bool:
-    """S1 is applied only after turn 16: the round is scored in phases `next` and `over`."""
-    return state.phase in (Phase.NEXT_ROUND, Phase.OVER)
 
 
 # --- Drawing ------------------------------------------------------------------------------
@@ -275,30 +224,7 @@ def grid_svg(grid: Grid, *, face_down: Iterable[int] = (), scored: bool = True) 
     return _svg(width, height, f"grid {notation}", body)
 
 
-def score_caption(grid: Grid) -> list[str]:
-    """S2 in words, one line or two: a grid with a hole is not a final grid."""
-    score = score_grid(grid)
-    lines = [f"score {score.points}, {plural(score.remaining, 'card')} left"]
-    if HOLE in grid:
-        lines.append("not final: it has a hole")
-    return lines
-
-
 # --- Positions ----------------------------------------------------------------------------
-
-
-def phase_caption(state: GameState) -> str:
-    """What the position waits for, in words, with the rule that governs it."""
-    clock = f"round {state.round}, turn {state.turn}"
-    if state.phase is Phase.REVEAL:
-        return f"{clock}: every seat picks a face-down card (T1)"
-    if state.phase is Phase.TAKE:
-        return f"{clock}: seat {state.to_act} takes a card from the centre (T3)"
-    if state.phase is Phase.PUSH:
-        return f"{clock}: seat {state.to_act} pushes the {state.hand} it took (T4)"
-    if state.phase is Phase.NEXT_ROUND:
-        return f"{clock}: the round is scored, the next round waits for its deal (M5)"
-    return f"{clock}: the game is over"
 
 
 def _seat_caption(state: GameState, seat: int) -> str:
@@ -366,17 +292,6 @@ def position_svg(state: GameState, public: bool = False) -> str:
 
 def _actor(action: Action) -> int | None:
     return None if isinstance(action, NewRound) else action.seat
-
-
-def action_caption(action: Action) -> str:
-    """The action in notation, and in words."""
-    if isinstance(action, Reveal):
-        return f"{action}: seat {action.seat} picks {cell_name(action.cell)} to reveal (T1)"
-    if isinstance(action, Take):
-        return f"{action}: seat {action.seat} takes a {action.card} from the centre (T3)"
-    if isinstance(action, PushMove):
-        return f"{action}: seat {action.seat} pushes its card in from {action.push} (T4)"
-    return "deal: a new round is dealt (M3, M5)"
 
 
 def step_svg(
