@@ -8,8 +8,8 @@ Each cell is three characters, so a picture reads the same without colour:
   3  ?   ?   ?   ?        ?   a face-down card in a public view (M3)
                           .   the hole;  [4]  a card S1 cancels
 
-No line ends in a space. Pictures of several seats go side by side when the terminal is wide
-enough (side_by_side), else one under the other.
+No line ends in a space. Pictures of several seats go side by side, in as many rows as the
+terminal's width needs (side_by_side).
 """
 
 from __future__ import annotations
@@ -102,12 +102,34 @@ def legend(looks: Iterable[CardLook]) -> str:
 
 
 def side_by_side(pictures: Sequence[Text], width: int, gap: int = 4) -> Text:
-    """The pictures next to each other if they fit in `width` columns, else one under another
-    with a blank line between. Each picture, and the result, ends with a newline."""
+    """The pictures in rows as wide as `width` allows: all in one row when they fit, else as
+    many per row as fit (at least one), rows apart by a blank line.
+
+    Each picture, and the result, ends with a newline; no line ends in a space.
+    """
+    rows: list[list[Text]] = []
+    used = width + 1  # no row yet
+    for picture in pictures:
+        picture_width = _width(picture)
+        if rows and used + gap + picture_width <= width:
+            rows[-1].append(picture)
+            used += gap + picture_width
+        else:
+            rows.append([picture])
+            used = picture_width
+    return Text("\n").join(_one_row(row, gap) for row in rows)
+
+
+def _width(picture: Text) -> int:
+    return max((line.cell_len for line in picture.split("\n")), default=0)
+
+
+def _one_row(pictures: Sequence[Text], gap: int) -> Text:
+    """Pictures next to each other, their lines joined across."""
+    if len(pictures) == 1:
+        return pictures[0]
     blocks = [picture.split("\n") for picture in pictures]
-    widths = [max((line.cell_len for line in block), default=0) for block in blocks]
-    if len(pictures) < 2 or sum(widths) + gap * (len(pictures) - 1) > width:
-        return Text("\n").join(pictures)
+    widths = [_width(picture) for picture in pictures]
     joined = Text()
     for row in range(max(len(block) for block in blocks)):
         line = Text()

@@ -11,7 +11,7 @@ from typer.testing import CliRunner, Result
 
 import dekal_ref
 from dekal.cli.app import app
-from dekal.cli.pictures import grid_picture, side_by_side
+from dekal.cli.pictures import grid_picture, seat_picture, side_by_side
 from dekal_ref.notation import CELL_NAMES
 
 runner = CliRunner()
@@ -123,3 +123,17 @@ def test_svg_to_a_folder_that_does_not_exist_is_one_line_error(tmp_path: Path) -
 def test_svg_to_stdout_and_json_cannot_share_standard_output() -> None:
     shown = dekal("show", GRID, "--svg", "-", "--json")
     assert shown.exit_code == 2 and "choose one" in shown.stderr
+
+
+def test_six_seats_fill_rows_as_wide_as_the_terminal() -> None:
+    state = dekal_ref.new_game(dekal_ref.Rules(players=6), dekal_ref.seeded_deal(3, 6))
+    seats = [seat_picture(state, seat, public=True) for seat in range(6)]
+    titles = [
+        line.split()
+        for line in side_by_side(seats, width=80).plain.splitlines()
+        if line.strip().startswith("seat")
+    ]
+    assert titles == [
+        ["seat", "0", "seat", "1", "seat", "2"],
+        ["seat", "3", "seat", "4", "seat", "5"],
+    ]
