@@ -26,11 +26,12 @@ from dekal.cli.common import (
     print_json,
     user_errors,
 )
+from dekal.cli.pictures import side_by_side
 from dekal.proofs import search, z3_solve
 from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import Outcome, WitnessError
-from dekal_ref.notation import Grid, cell_name, format_grid, parse_grid, value_symbol
+from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid, value_symbol
 from dekal_ref.scoring import score_grid
 
 METHODS: dict[str, ModuleType] = {"z3": z3_solve, "search": search}
@@ -97,24 +98,33 @@ def build_puzzle(
 
 
 def show_outcome(outcome: Outcome) -> None:
-    """The grids step by step, then the scored final grid with its cancelled cells."""
+    """The grids step by step (the hole each reveal leaves, then the grid after the push),
+    then the scored final grid with its cancelled cells."""
     start = outcome.frames[0]
     out.print(grid_picture(start.grid, title="start", face_down=start.face_down))
     for number, frame in enumerate(outcome.frames[1:], start=1):
         move = frame.move
         assert move is not None and frame.card is not None
-        before = outcome.frames[number - 1].grid
-        title = (
-            f"step {number}: reveal {cell_name(move.reveal)} "
-            f"({value_symbol(before[move.reveal])} leaves), "
-            f"{value_symbol(frame.card)} enters by {move.push}"
+        before = outcome.frames[number - 1]
+        left = value_symbol(before.grid[move.reveal])
+        holed = tuple(HOLE if cell == move.reveal else v for cell, v in enumerate(before.grid))
+        revealed = grid_picture(
+            holed,
+            title=f"step {number}: reveal {cell_name(move.reveal)} ({left} leaves)",
+            face_down=before.face_down - {move.reveal},
         )
-        out.print(grid_picture(frame.grid, title=title, face_down=frame.face_down))
+        pushed = grid_picture(
+            frame.grid,
+            title=f"then {value_symbol(frame.card)} enters by {move.push}",
+            face_down=frame.face_down,
+        )
+        out.print(side_by_side([revealed, pushed], out.width))
     final = score_grid(outcome.final)
     out.print(
         grid_picture(outcome.final, final.cancelled, title="final, scored (S1: [x] cancelled)")
     )
-    out.print(Text("(x) a face-down card: the puzzle gives its value, no player may look (M3)\n"))
+    out.print(Text("(x) a face-down card: the puzzle gives its value, no player may look (M3)"))
+    out.print(Text(". the hole a reveal leaves (T1), filled by the push (T4)\n"))
 
 
 def answer_line(answer: Answer) -> str:
