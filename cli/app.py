@@ -1,26 +1,144 @@
-"""The `dekal` command. Each command lives in its own module and registers itself here."""
+"""The `dekal` command. Each command lives in its own module, imported only when it is used.
+
+`dekal --help` and `dekal score` must start in a blink, so the root knows each command by
+name and one-line summary only (COMMANDS below). A command's module (and whatever heavy
+library it needs: NumPy, Z3) is imported when that command is run, asked for its --help, or
+completed in the shell: Click's "lazily loading subcommands" pattern.
+
+A reader that stops early (`dekal replay game | head`) is not an error of ours: the command
+stops quietly with exit code 141, what a Unix tool killed by SIGPIPE reports (128 + 13), so
+`set -o pipefail` scripts treat it like `yes | head`; never 1, which means a negative verdict.
+"""
 
 from __future__ import annotations
 
-from importlib.metadata import version
-from typing import Annotated
+import importlib
+import os
+import sys
+from collections.abc import Iterator, MutableMapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperCommand, TyperGroup
 
-from dekal.cli import conformance, grid_commands, prove, solve
-from dekal.cli import replay as replay_command
+from dekal.cli.help_format import DekalCommand
+
+if TYPE_CHECKING:  # typer vendors Click there; only the type checker looks
+    from typer._click import Command, Context, HelpFormatter
+
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader closed the pipe (see the module docstring)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A command as the root knows it before importing it: its module in dekal.cli, its summary."""
+
+    module: str
+    summary: str
+
+
+COMMANDS = {
+    "score": Entry("grid_commands", "Score grids as at the end of a round (rules S1, S2)."),
+    "push": Entry("grid_commands", "Insert a card into a grid by a push (rules P1, P2)."),
+    "show": Entry("show", "Draw a grid or a position, as text or SVG."),
+    "replay": Entry("replay", "Play a game record and tell the game turn by turn."),
+    "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
+    "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
+    "conformance": Entry(
+        "conformance", "Judge a Dékal implementation, in any language, rule by rule."
+    ),
+}  # fmt: skip
+"""Every command, in the order a new user meets them (the order of `dekal --help`)."""
+
+
+def _use_dekal_help(app: typer.Typer) -> None:
+    """Every command of `app` and of its sub-apps gets DekalCommand's plain help."""
+    for command in app.registered_commands:
+        if command.cls in (None, TyperCommand):  # typer fills in its own class when none is given
+            command.cls = DekalCommand
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            _use_dekal_help(group.typer_instance)
+
+
+@cache
+def commands_of(module_name: str) -> dict[str, Command]:
+    """Import dekal.cli.`module_name` and build the commands its `register(app)` declares."""
+    module = importlib.import_module(f"dekal.cli.{module_name}")
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    module.register(app)
+    _use_dekal_help(app)
+    return dict(typer.main.get_group(app).commands)
+
+
+class LazyCommands(MutableMapping[str, "Command"]):
+    """The root's commands: every name is known, a command is built when it is looked up."""
+
+    def __init__(self) -> None:
+        self.added: dict[str, Command] = {}
+
+    def __getitem__(self, name: str) -> Command:
+        if name in self.added:
+            return self.added[name]
+        if name not in COMMANDS:
+            raise KeyError(name)
+        return commands_of(COMMANDS[name].module)[name]
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self.added[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.added[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from COMMANDS
+        yield from (name for name in self.added if name not in COMMANDS)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class DekalGroup(TyperGroup):
+    """The root group: lists commands from COMMANDS, imports one only when it is used."""
+
+    def __init__(self, **attributes: Any) -> None:
+        super().__init__(**attributes)
+        self.commands = LazyCommands()
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return list(self.commands)
+
+    def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, entry.summary) for name, entry in COMMANDS.items()])
+
+    def invoke(self, ctx: Context) -> Any:
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+            return result
+        except BrokenPipeError:
+            # Nothing more can be written; send what is buffered nowhere so exit stays quiet.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(EXIT_BROKEN_PIPE) from None
+
 
 app = typer.Typer(
     name="dekal",
+    cls=DekalGroup,
     help=(
         "Dékal Lab: the rules of Dékal, checked by machine.\n\n"
         "Grids are written as four rows joined by '/': 53T2/1.44/9999/TT11"
         " (T is ten, '.' the hole)."
-        " Every command takes --json for machines. Exit codes: 0 ok, 1 negative verdict,"
-        " 2 bad input or illegal action, 3 engine under test unusable."
+        " Every command takes --json for machines and -h for its help with examples."
+        " Exit codes: 0 ok, 1 negative verdict, 2 bad input or illegal action,"
+        " 3 engine under test unusable, 141 the reader closed the pipe."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -28,6 +146,8 @@ app = typer.Typer(
 
 def _print_version(asked: bool) -> None:
     if asked:
+        from importlib.metadata import version  # costs 40 ms: only when asked
+
         typer.echo(f"dekal {version('dekal')}")
         raise typer.Exit()
 
@@ -42,13 +162,6 @@ def root(
     ] = False,
 ) -> None:
     """Options that come before the command."""
-
-
-grid_commands.register(app)
-replay_command.register(app)
-solve.register(app)
-prove.register(app)
-conformance.register(app)
 
 
 def main() -> None:

@@ -1,5 +1,7 @@
 """What every `dekal` command shares: exit codes, error reporting, JSON output, grid pictures.
 
+The pictures themselves are drawn by dekal.cli.pictures.
+
 Exit codes (docs/cli.md):
     0  success
     1  the command ran and its verdict is negative (a conformance failure, a proof
@@ -21,16 +23,26 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from dekal.cli.pictures import grid_picture as grid_picture  # re-exported: the commands' pictures
 from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
-from dekal_ref.notation import HOLE, SIZE, value_symbol
 
 EXIT_OK = 0
 EXIT_VERDICT = 1
 EXIT_BAD_INPUT = 2
 EXIT_ENGINE = 3
 
-out = Console(highlight=False, soft_wrap=True)
+
+class _Output(Console):
+    """Standard output. A closed pipe is passed up to the root command, which exits quietly
+    with 141 (cli/app.py); rich's own handling would exit 1, the code of a negative verdict."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
+out = _Output(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -62,31 +74,6 @@ def print_json(payload: Any) -> None:
     """One JSON object on one line, for machines."""
     sys.stdout.write(json.dumps(payload, separators=(",", ":"), ensure_ascii=False) + "\n")
     sys.stdout.flush()
-
-
-def grid_picture(
-    grid: tuple[int, ...], marked: frozenset[int] = frozenset(), title: str = ""
-) -> Text:
-    """A 4×4 picture with column letters and row digits; marked cells are bracketed and dim.
-
-    Brackets carry the meaning on their own, so the picture reads the same without colour.
-    """
-    text = Text()
-    if title:
-        text.append(title + "\n", style="bold")
-    text.append("     a   b   c   d\n", style="dim")
-    for row in range(SIZE):
-        text.append(f"  {row + 1} ", style="dim")
-        for column in range(SIZE):
-            cell = row * SIZE + column
-            symbol = value_symbol(grid[cell]) if grid[cell] != HOLE else "."
-            if cell in marked:
-                text.append(f"[{symbol}]", style="strike dim")
-            else:
-                text.append(f" {symbol} ", style="bold" if grid[cell] != HOLE else "dim")
-            text.append(" ")
-        text.append("\n")
-    return text
 
 
 ENGINE_HELP = (

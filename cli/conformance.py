@@ -33,8 +33,9 @@ from dekal.conformance.vectors import SuiteError, load_cases, matches
 conformance_app = typer.Typer(
     name="conformance",
     help=(
-        "Judge a Dékal implementation, in any language, rule by rule (suite "
-        f"{SUITE_VERSION}, protocol {PROTOCOL_VERSION}: see spec/protocol.md and docs/validate.md)."
+        "Judge a Dékal implementation, in any language, rule by rule.\n\n"
+        f"Suite {SUITE_VERSION}, protocol {PROTOCOL_VERSION}: see spec/protocol.md and"
+        " docs/validate.md."
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -160,11 +161,17 @@ def engines_to_run(engine: str | None, python: str | None, timeout: float) -> li
 
 EngineCommand = Annotated[
     str | None,
-    typer.Option("--engine", help="Command line of an engine speaking the protocol."),
+    typer.Option(
+        "--engine", metavar="COMMAND", help="Command line of an engine speaking the protocol."
+    ),
 ]
 PythonFactory = Annotated[
     str | None,
-    typer.Option("--python", help="MODULE:FACTORY of a Python engine, judged in-process."),
+    typer.Option(
+        "--python",
+        metavar="MODULE:FACTORY",
+        help="MODULE:FACTORY of a Python engine, judged in-process.",
+    ),
 ]
 
 
@@ -173,14 +180,21 @@ def run(
     python: PythonFactory = None,
     filter_: Annotated[
         str | None,
-        typer.Option("--filter", help="Case IDs, ID prefixes, rule IDs or kinds, comma separated."),
+        typer.Option(
+            "--filter",
+            metavar="IDS",
+            help="Case IDs, ID prefixes, rule IDs or kinds, comma separated.",
+        ),
     ] = None,
     expect: Annotated[
         Path | None,
-        typer.Option("--expect", help="Known failures: lines 'ID reason' or a JSON object."),
+        typer.Option(
+            "--expect", metavar="FILE", help="Known failures: lines 'ID reason' or a JSON object."
+        ),
     ] = None,
     junit: Annotated[
-        Path | None, typer.Option("--junit", help="Write a JUnit XML report to this file.")
+        Path | None,
+        typer.Option("--junit", metavar="FILE", help="Write a JUnit XML report to this file."),
     ] = None,
     json_output: Annotated[
         bool,
@@ -189,16 +203,18 @@ def run(
         ),
     ] = False,
     timeout: Annotated[
-        float, typer.Option(help="Seconds allowed per case before it is an error.")
+        float,
+        typer.Option(metavar="SECONDS", help="Seconds allowed per case before it is an error."),
     ] = DEFAULT_TIMEOUT,
     strict: Annotated[
         bool, typer.Option("--strict", help="Count should-level failures in the exit code.")
     ] = False,
-    show: Annotated[int, typer.Option(help="How many failures to draw in full.")] = 20,
+    show: Annotated[int, typer.Option(metavar="N", help="How many failures to draw in full.")] = 20,
     cases_path: Annotated[
         Path | None,
         typer.Option(
             "--cases",
+            metavar="PATH",
             help="Run the cases of this .jsonl file or directory (fuzz --save) instead.",
         ),
     ] = None,
@@ -256,22 +272,29 @@ def fuzz(
     engine: EngineCommand = None,
     python: PythonFactory = None,
     games: Annotated[
-        int, typer.Option("--games", min=1, help="How many random games to play.")
+        int, typer.Option("--games", min=1, metavar="N", help="How many random games to play.")
     ] = 100,
     seed: Annotated[
         int,
         typer.Option(
-            "--seed", min=0, help="Seed of the first game; the same seed plays the same games."
+            "--seed",
+            min=0,
+            metavar="N",
+            help="Seed of the first game; the same seed plays the same games.",
         ),
     ] = 0,
     save: Annotated[
         Path | None,
         typer.Option(
-            "--save", help="Write the shrunk divergence as a case file in this directory."
+            "--save",
+            metavar="DIR",
+            help="Write the shrunk divergence as a case file in this directory.",
         ),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON summary.")] = False,
-    timeout: Annotated[float, typer.Option(help="Seconds allowed per request.")] = DEFAULT_TIMEOUT,
+    timeout: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds allowed per request.")
+    ] = DEFAULT_TIMEOUT,
 ) -> None:
     from dekal.conformance.fuzz import fuzz as run_fuzz
     from dekal.conformance.fuzz import game_record, saved_case

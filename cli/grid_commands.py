@@ -22,6 +22,7 @@ from dekal.cli.common import (
 from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import (
+    HOLE,
     cell_name,
     format_grid,
     parse_grid,
@@ -29,23 +30,28 @@ from dekal_ref.notation import (
     parse_value,
     parse_variant,
 )
+from dekal_ref.words import plural
 
 SCORE_HELP = """Score grids as at the end of a round (rules S1, S2).
 
 Every card that shares a side with a card of equal value is cancelled; the score is the sum
 of the cards left. A grid is four rows joined by '/', cells 1-9, T for ten:
 
+\b
     dekal score 9994/4416/T637/2111
 
 Give several grids, or '-' to read one grid per line from standard input:
 
+\b
     printf '1111/2222/3333/4444\\n' | dekal score - --json
 
-With --json each grid gives one line: {"grid", "score", "remaining", "cancelled"}.
-Exit code 2 if any grid is malformed (the others are still scored).
+With --json each grid gives one line: {"grid", "score", "remaining", "cancelled"}, and
+"hole" (its cell) for a grid with a hole, which is not a final grid: the hole counts as no
+card. Exit code 2 if any grid is malformed (the others are still scored).
 
 --engine ref computes with the reference engine instead of the optimized one:
 
+\b
     dekal score 9994/4416/T637/2111 --engine ref --json
 """
 
@@ -67,7 +73,7 @@ def score(
     json_output: Annotated[
         bool, typer.Option("--json", help="One JSON object per grid per line.")
     ] = False,
-    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
+    engine: Annotated[str, typer.Option(metavar="fast|ref", help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
     api = engine_by_name(engine)
     bad = 0
@@ -83,31 +89,36 @@ def score(
                 err.print(Text(f"error: {text}: {describe(error)}", style="red"))
             continue
         cancelled = sorted(result.cancelled)
+        hole = cell_name(grid.index(HOLE)) if HOLE in grid else None
         if json_output:
-            print_json(
-                {
-                    "grid": format_grid(grid),
-                    "score": result.points,
-                    "remaining": result.remaining,
-                    "cancelled": [cell_name(c) for c in cancelled],
-                }
-            )
+            payload = {
+                "grid": format_grid(grid),
+                "score": result.points,
+                "remaining": result.remaining,
+                "cancelled": [cell_name(c) for c in cancelled],
+            }
+            print_json(payload | ({"hole": hole} if hole else {}))
         else:
-            out.print(grid_picture(grid, result.cancelled, title=format_grid(grid)))
+            out.print(grid_picture(grid, result.cancelled, title=format_grid(grid)), end="")
             names = " ".join(cell_name(c) for c in cancelled) or "none"
             out.print(Text(f"  cancelled [x]: {names}"))
-            out.print(f"  score {result.points} with {result.remaining} cards left\n", style="bold")
+            if hole:
+                out.print(Text(f"  not a final grid: the hole at {hole} counts as no card"))
+            left = plural(result.remaining, "card")
+            out.print(f"  score {result.points} with {left} left\n", style="bold")
     if bad:
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
-PUSH_HELP = """Insert CARD into GRID from SIDE and print the grid after (rules P1, P2).
+PUSH_HELP = """Insert a card into a grid by a push (rules P1, P2).
 
-GRID has exactly one hole '.'. SIDE is L, R, T or B: the edge the card enters from. With the
-default slide variant the card pushes the hole's row or column; with --variant eject, also
-name the line (L2 = row 2 from the left, T4 = column d from the top): along a full line, the
-card pushed out at the far end drops into the hole.
+Insert CARD into GRID from SIDE and print the grid after. GRID has exactly one hole '.'.
+SIDE is L, R, T or B: the edge the card enters from. With the default slide variant the
+card pushes the hole's row or column; with --variant eject, also name the line (L2 = row 2
+from the left, T4 = column d from the top): along a full line, the card pushed out at the
+far end drops into the hole.
 
+\b
     dekal push 5T32/1.44/9999/TT11 L 7          # -> 5T32/7144/9999/TT11
     dekal push 5T32/1.44/9999/TT11 T3 7 --variant eject --json
     dekal push 5T32/1.44/9999/TT11 L 7 --engine ref   # the reference engine, to cross-check
@@ -118,11 +129,13 @@ def push(
     grid_text: Annotated[str, typer.Argument(metavar="GRID", help="A grid with one hole '.'.")],
     side: Annotated[str, typer.Argument(help="Entry side L/R/T/B (eject: plus line, e.g. L2).")],
     card: Annotated[str, typer.Argument(help="The card to insert: 1-9 or T.")],
-    variant: Annotated[str, typer.Option(help="Push rule: slide (P1) or eject (P2).")] = "slide",
+    variant: Annotated[
+        str, typer.Option(metavar="slide|eject", help="Push rule: slide (P1) or eject (P2).")
+    ] = "slide",
     json_output: Annotated[
         bool, typer.Option("--json", help='Print {"grid": "<notation>"}.')
     ] = False,
-    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
+    engine: Annotated[str, typer.Option(metavar="fast|ref", help=ENGINE_HELP)] = DEFAULT_ENGINE,
 ) -> None:
     api = engine_by_name(engine)
     with user_errors():

@@ -11,7 +11,7 @@ from dekal.cli.common import EXIT_VERDICT, err, fail, out, print_json
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Obligation, Verdict
 
-PROVE_HELP = """Prove that the optimized engine means what the spec says, for every input.
+PROVE_HELP = """Prove the optimized engine means what the spec says.
 
 Each obligation is a claim over all inputs (every grid of values 0-10, every hole, side and
 card); Z3 proves it by finding no counterexample (unsat). The claims import the optimized
@@ -42,9 +42,12 @@ def _line(verdict: Verdict) -> str:
 
 def prove(
     only: Annotated[
-        str | None, typer.Option(help="Run the obligations whose name starts with this.")
+        str | None,
+        typer.Option(metavar="PREFIX", help="Run the obligations whose name starts with this."),
     ] = None,
-    timeout: Annotated[float, typer.Option(help="Seconds allowed per Z3 check.")] = 60.0,
+    timeout: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds allowed per Z3 check.")
+    ] = 60.0,
     list_only: Annotated[
         bool, typer.Option("--list", help="List the obligations, run none.")
     ] = False,

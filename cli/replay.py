@@ -28,6 +28,7 @@ from dekal.cli.common import (
     out,
     print_json,
 )
+from dekal.cli.pictures import side_by_side
 from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.actions import NewRound, PushMove, Reveal, Take
 from dekal_ref.deal import Deal
@@ -45,16 +46,21 @@ from dekal_ref.record import (
     record_from_json,
 )
 from dekal_ref.state import GameState, Phase
+from dekal_ref.svg import step_svg
+from dekal_ref.words import plural
 
-REPLAY_HELP = """Play a game record through the engine and tell the game turn by turn.
+REPLAY_HELP = """Play a game record and tell the game turn by turn.
 
-RECORD is a record file, text (.dkr) or JSON (detected), '-' to read it from standard input,
-or the name of a record bundled with Dékal Lab (see spec/examples/):
+The engine plays the record. RECORD is a record file, text (.dkr) or JSON (detected), '-'
+to read it from standard input, or the name of a record bundled with Dékal Lab (see
+spec/examples/):
 
+\b
     dekal replay two-players-first-tie
     dekal replay spec/examples/three-players-eject-match.dkr --quiet
     dekal replay game.json --json
     dekal replay two-players-first-tie --engine ref    # the reference engine plays it
+    dekal replay two-players-first-tie --quiet --svg pictures/   # one SVG per step
 
 Every move is checked (rules T1-T5, P1-P2, F1-F4, M5, S4). A record with an illegal move,
 a deal that is not its seed's, or a written result the replay contradicts is refused with
@@ -155,7 +161,7 @@ def _round_header(state: GameState, deal: Deal) -> Iterator[Text]:
     yield Text(f"round {state.round}: {start}", style="bold")
     for seat, grid in enumerate(deal.grids):
         yield Text(f"  seat {seat} is dealt {format_grid(grid)}")
-    yield Text(f"  set-aside pile: {len(deal.pile)} cards")
+    yield Text(f"  set-aside pile: {plural(len(deal.pile), 'card')}")
 
 
 def story(steps: Iterator[Step]) -> Iterator[Text]:
@@ -191,9 +197,13 @@ def story(steps: Iterator[Step]) -> Iterator[Text]:
 
 def _round_result(state: GameState) -> Iterator[Text]:
     yield Text(f"round {state.round} is scored (S1, S2):", style="bold")
+    seats = []
     for seat, score in enumerate(round_scores(state)):
-        yield grid_picture(state.values(seat), score.cancelled, title=f"  seat {seat}")
-        yield Text(f"  seat {seat}: {score.points} points, {score.remaining} cards left\n")
+        picture = grid_picture(state.values(seat), score.cancelled, title=f"  seat {seat}")
+        points, left = plural(score.points, "point"), plural(score.remaining, "card")
+        picture.append(f"  {points}\n  {left} left\n")  # two short lines: seats fit side by side
+        seats.append(picture)
+    yield side_by_side(seats, out.width)
     if state.rules.threshold is not None:
         totals = " ".join(str(t) for t in state.totals)
         yield Text(
@@ -211,7 +221,8 @@ def ranking_lines(state: GameState) -> Iterator[Text]:
         yield Text(f"seats {', '.join(map(str, winners))} share the victory", style="bold")
     for s in standings:
         shared = "=" if sum(o.place == s.place for o in standings) > 1 else " "
-        what = f"total {s.total}" if match else f"{s.points} points, {s.remaining} cards left"
+        left = plural(s.remaining, "card")
+        what = f"total {s.total}" if match else f"{plural(s.points, 'point')}, {left} left"
         yield Text(f"  {s.place}{shared} seat {s.seat}: {what}")
 
 
@@ -290,7 +301,13 @@ def replay(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only the result, not every turn.")
     ] = False,
-    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = DEFAULT_ENGINE,
+    engine: Annotated[str, typer.Option(metavar="fast|ref", help=ENGINE_HELP)] = DEFAULT_ENGINE,
+    svg: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR", help="Write one SVG picture per step into DIR (made if missing)."
+        ),
+    ] = None,
 ) -> None:
     api = engine_by_name(engine)
     text = read_source(record)
@@ -306,6 +323,8 @@ def replay(
             print_json(error_json(error))
             raise typer.Exit(EXIT_BAD_INPUT) from None
         fail(describe(error))
+    if svg is not None:
+        write_step_pictures(svg, rec, states)
     if json_output:
         print_json(summary(rec, states))
         return
@@ -321,6 +340,19 @@ def replay(
                 style="bold",
             )
         )
+
+
+def write_step_pictures(folder: Path, rec: GameRecord, states: list[GameState]) -> None:
+    """--svg DIR: step-0001.svg (the deal), step-0002.svg, ...: before, action, after."""
+    actions = [NewRound(rec.rounds[0].deal), *rec.steps()]  # the steps iter_replay played
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for number, (action, after) in enumerate(zip(actions, states, strict=True), start=1):
+            before = states[number - 2] if number > 1 else None
+            picture = step_svg(before, action, after)
+            (folder / f"step-{number:04d}.svg").write_text(picture, encoding="utf-8")
+    except OSError as error:
+        fail(f"--svg {folder}: cannot write: {error.strerror}")
 
 
 def _collect(steps: Iterator[Step], states: list[GameState]) -> Iterator[Step]:

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Annotated, Any
 
 import typer
+from rich.text import Text
 
 from dekal.cli.common import (
     EXIT_ENGINE,
@@ -25,16 +26,19 @@ from dekal.cli.common import (
     print_json,
     user_errors,
 )
+from dekal.cli.pictures import side_by_side
 from dekal.proofs import search, z3_solve
 from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import Outcome, WitnessError
-from dekal_ref.notation import Grid, cell_name, format_grid, parse_grid, value_symbol
+from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid, value_symbol
 from dekal_ref.scoring import score_grid
 
 METHODS: dict[str, ModuleType] = {"z3": z3_solve, "search": search}
 
-SOLVE_HELP = """Find the lowest score a grid can still reach, with a witness and a proof.
+SOLVE_HELP = """Find the lowest score a grid can still reach, with proof.
+
+The answer comes with a witness (the moves) and a proof that nothing scores lower.
 
 A puzzle is a grid whose values are all known, the cells still face down (default: all 16)
 and the cards that will come in. Each step reveals one face-down cell (that card leaves, a
@@ -94,23 +98,33 @@ def build_puzzle(
 
 
 def show_outcome(outcome: Outcome) -> None:
-    """The grids step by step, then the scored final grid with its cancelled cells."""
+    """The grids step by step (the hole each reveal leaves, then the grid after the push),
+    then the scored final grid with its cancelled cells."""
     start = outcome.frames[0]
-    out.print(grid_picture(start.grid, title="start"))
+    out.print(grid_picture(start.grid, title="start", face_down=start.face_down))
     for number, frame in enumerate(outcome.frames[1:], start=1):
         move = frame.move
         assert move is not None and frame.card is not None
-        before = outcome.frames[number - 1].grid
-        title = (
-            f"step {number}: reveal {cell_name(move.reveal)} "
-            f"({value_symbol(before[move.reveal])} leaves), "
-            f"{value_symbol(frame.card)} enters by {move.push}"
+        before = outcome.frames[number - 1]
+        left = value_symbol(before.grid[move.reveal])
+        holed = tuple(HOLE if cell == move.reveal else v for cell, v in enumerate(before.grid))
+        revealed = grid_picture(
+            holed,
+            title=f"step {number}: reveal {cell_name(move.reveal)} ({left} leaves)",
+            face_down=before.face_down - {move.reveal},
         )
-        out.print(grid_picture(frame.grid, title=title))
+        pushed = grid_picture(
+            frame.grid,
+            title=f"then {value_symbol(frame.card)} enters by {move.push}",
+            face_down=frame.face_down,
+        )
+        out.print(side_by_side([revealed, pushed], out.width))
     final = score_grid(outcome.final)
     out.print(
         grid_picture(outcome.final, final.cancelled, title="final, scored (S1: [x] cancelled)")
     )
+    out.print(Text("(x) a face-down card: the puzzle gives its value, no player may look (M3)"))
+    out.print(Text(". the hole a reveal leaves (T1), filled by the push (T4)\n"))
 
 
 def answer_line(answer: Answer) -> str:
@@ -228,32 +242,42 @@ def solve(
         str, typer.Argument(metavar="GRID", help="The grid, all 16 values: 1112/3131/1435/2435.")
     ],
     incoming: Annotated[
-        str | None, typer.Option(help="The cards that come in, in order: 7,3,3 (T for ten).")
+        str | None,
+        typer.Option(metavar="CARDS", help="The cards that come in, in order: 7,3,3 (T for ten)."),
     ] = None,
     solo: Annotated[
         bool, typer.Option("--solo", help="One-player game: each revealed card comes back in.")
     ] = False,
     face_down: Annotated[
-        str | None, typer.Option(help="Cells still face down: a1,b3,c4 (default: all).")
+        str | None,
+        typer.Option(metavar="CELLS", help="Cells still face down: a1,b3,c4 (default: all)."),
     ] = None,
     turns: Annotated[
-        int | None, typer.Option(help="Steps to play (solo; default every face-down card).")
+        int | None,
+        typer.Option(metavar="N", help="Steps to play (solo; default every face-down card)."),
     ] = None,
-    variant: Annotated[str, typer.Option(help="Push rule: slide (P1) or eject (P2).")] = "slide",
-    method: Annotated[str, typer.Option(help="z3 (proof by refutation) or search.")] = "z3",
+    variant: Annotated[
+        str, typer.Option(metavar="slide|eject", help="Push rule: slide (P1) or eject (P2).")
+    ] = "slide",
+    method: Annotated[
+        str, typer.Option(metavar="z3|search", help="z3 (proof by refutation) or search.")
+    ] = "z3",
     check: Annotated[
         bool, typer.Option("--check", help="Answer with both methods; exit 1 if they differ.")
     ] = False,
     at_most: Annotated[
-        int | None, typer.Option(help="Only ask: can the score reach at most S?")
+        int | None, typer.Option(metavar="S", help="Only ask: can the score reach at most S?")
     ] = None,
     reach: Annotated[
-        str | None, typer.Option(help="Only ask: can the final grid be exactly this one?")
+        str | None,
+        typer.Option(metavar="GRID", help="Only ask: can the final grid be exactly this one?"),
     ] = None,
     rank: Annotated[
         bool, typer.Option("--rank", help="Rank every first move by its best reachable outcome.")
     ] = False,
-    timeout: Annotated[float, typer.Option(help="Seconds allowed per method.")] = 60.0,
+    timeout: Annotated[
+        float, typer.Option(metavar="SECONDS", help="Seconds allowed per method.")
+    ] = 60.0,
     json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
     if method not in METHODS:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dekal_ref.errors import NotationError
+from dekal_ref.words import plural
 
 HOLE = 0
 SIZE = 4
@@ -80,7 +81,7 @@ def parse_grid(text: str, *, allow_hole: bool = True) -> Grid:
     rows = text.strip().split("/")
     if len(rows) != SIZE:
         raise NotationError(
-            "grid", f"{text!r} has {len(rows)} rows; a grid is 4 rows joined by '/'"
+            "grid", f"{text!r} has {plural(len(rows), 'row')}; a grid is 4 rows joined by '/'"
         )
     values: list[int] = []
     for number, row in enumerate(rows, start=1):

@@ -128,3 +128,9 @@ class GameState:
             + len(self.pile)
             + len(self.removed)
         )
+
+    def _repr_svg_(self) -> str:
+        """The full position as SVG, for notebooks (dekal_ref.svg.position_svg)."""
+        from dekal_ref.svg import position_svg  # the picture reads the state, never the reverse
+
+        return position_svg(self)

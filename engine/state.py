@@ -74,3 +74,10 @@ class FastState(NamedTuple):
         in_grids = sum(16 - self.values(seat).count(0) for seat in range(self.rules.players))
         in_hand = self.hand is not None
         return in_grids + len(self.centre) + in_hand + len(self.pile) + len(self.removed)
+
+    def _repr_svg_(self) -> str:
+        """The full position as SVG, for notebooks: drawn from the reference form of the state."""
+        from dekal.position import to_reference
+        from dekal_ref.svg import position_svg
+
+        return position_svg(to_reference(self))
