@@ -211,7 +211,7 @@ def test_diagonal_cancellation_is_caught_with_a_picture() -> None:
     text = run_text(run)
     assert "FAIL score-0003" in text and "[" in text  # cancelled cells are bracketed in the picture
     game = next(o for o in run.outcomes if o.id == "game-0001")
-    assert game.divergence is not None and "S1" in game.divergence.what
+    assert game.blame is not None and game.blame.rule == "S1"
 
 
 def test_a_refusal_with_the_wrong_rule_is_a_failure_not_a_pass() -> None:
