@@ -333,7 +333,7 @@ class CaseRun:
         raise diverge(
             step,
             sent,
-            f"the result differs: {blame.field} first",
+            f"the result differs, first in the {blame.field}",
             blame,
             expected=json.dumps(wanted, separators=(",", ":")),
             actual=json.dumps(actual, separators=(",", ":")),
