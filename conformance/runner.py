@@ -384,7 +384,7 @@ class CaseRun:
                 what = f"expected accepted, the engine {describe_reply(reply)}"
                 raise diverge(number, action, what, blame_verdict(action, before, {"ok": True}))
             reference.act(action)
-            self.check_position(number, action, reference.position())
+            self.check_position(number, action, reference.position(), reference.result())
 
     def perft(self, depth: int, step: int, sent: str) -> tuple[object, dict[str, object]]:
         reply = self.ask("perft", depth=depth)
@@ -450,6 +450,11 @@ class ReferenceGame:
 
     def position(self) -> str:
         return str(self.adapter.position({})["position"])
+
+    def result(self) -> Message | None:
+        """The result once a round is scored (None before)."""
+        reply = self.adapter.handle({"cmd": "result"})
+        return reply if reply.get("ok") else None
 
     def divide(self, depth: int) -> dict[str, object]:
         return dict(self.adapter.perft({"depth": depth})["divide"])
