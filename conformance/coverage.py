@@ -3,10 +3,12 @@
 
 * **must-level coverage of what you claim**: `must` cases passed ÷ `must` cases whose needs
   the engine claims in hello. 100% means: everything you say you do, you do.
-* **core coverage**: core `must` cases run ÷ core `must` cases, where a core case needs
-  nothing optional (dekal.conformance.needs: no eject push, no lowest-card rule, no feature
-  such as match or perft). It is the figure a chosen-only, single-round engine is judged
-  on: what you lose by not claiming the core.
+* **core coverage**: core `must` cases run ÷ core `must` cases, where a core case depends
+  on nothing optional (dekal.conformance.needs: it tests no rule of the eject push, the
+  lowest-card rule or matches, and is not a perft case). It is the figure a chosen-only,
+  single-round engine is judged on: below 100% when such an engine skips cases it should
+  be judged on (a player count it does not claim, or a case that needs an optional thing
+  it does not test).
 
 Both are computed from the cases' `needs`, over the cases the run was asked for (all of
 the suite unless --filter or --smoke narrowed it), so they hold for whatever suite is loaded.
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from dekal.conformance.needs import Need, is_core, needs_of, unmet_needs
+from dekal.conformance.needs import Need, is_core, needs_of, skip_reason, unmet_needs
 from dekal.conformance.protocol import Message
 from dekal.conformance.runner import Outcome, Run
 from dekal.conformance.vectors import Case
@@ -63,7 +65,8 @@ class RuleCoverage:
     claimed: int = 0  # of these, whose needs the engine claims
     run: int = 0  # actually played (not skipped, not cut short)
     passed: int = 0
-    skipped: Counter[str] = field(default_factory=Counter)  # skip reason -> cases
+    skipped_cases: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)  # unclaimed need -> cases it skips
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -71,8 +74,8 @@ class RuleCoverage:
             "claimed": self.claimed,
             "run": self.run,
             "passed": self.passed,
-            "skipped": sum(self.skipped.values()),
-            "skip_reasons": dict(self.skipped.most_common()),
+            "skipped": self.skipped_cases,
+            "skipped_by_need": dict(self.skipped.most_common()),
         }
 
 
@@ -105,13 +108,20 @@ def rule_coverage(run: Run) -> dict[str, RuleCoverage]:
             row.run += ran(outcome)
             row.passed += passed(outcome)
             if outcome.status == "skip":
-                row.skipped[outcome.message] += 1
+                row.skipped_cases += 1
+                row.skipped.update(str(need) for need in unmet_needs(case, run.info))
     return dict(sorted(table.items(), key=lambda item: rule_key(item[0])))
 
 
 def skip_reasons(run: Run) -> Counter[str]:
-    """Skipped cases grouped by reason: "needs first: lowest (not claimed)" -> 42."""
-    return Counter(o.message for o in run.outcomes if o.status == "skip")
+    """Skipped cases grouped by the need they lack: "needs first: lowest (not claimed)" -> 42
+    (a case that lacks two needs is counted under both)."""
+    return Counter(
+        skip_reason([need])
+        for o in run.outcomes
+        if o.status == "skip"
+        for need in unmet_needs(o.case, run.info)
+    )
 
 
 def must_cases(run: Run) -> list[Case]:
@@ -131,7 +141,7 @@ def claimed_coverage(run: Run) -> Figure:
 
 
 def core_coverage(run: Run) -> Figure:
-    """Core `must` cases run ÷ core `must` cases (a core case needs nothing optional)."""
+    """Core `must` cases run ÷ core `must` cases (a core case depends on nothing optional)."""
     outcomes = {id(o.case): o for o in run.outcomes}
     core = [case for case in must_cases(run) if is_core(case)]
     done = sum(1 for case in core if id(case) in outcomes and ran(outcomes[id(case)]))
@@ -152,17 +162,15 @@ def coverage_text(run: Run) -> str:
     lines = ["coverage", f"  {claimed_coverage(run)}", f"  {core_coverage(run)}"]
     reasons = skip_reasons(run)
     if reasons:
-        lines.append("  skipped:")
+        skipped = run.count("skip")
+        lines.append(f"  skipped {skipped} case{'' if skipped == 1 else 's'}, by what they need:")
         lines.extend(f"    {reason}: {count}" for reason, count in reasons.most_common())
-    rows = rule_coverage(run)
     lines.append("  rule  claimed  run  passed  skipped")
-    for rule, row in rows.items():
-        skipped = sum(row.skipped.values())
-        why = (
-            f"  ({'; '.join(f'{r}: {n}' for r, n in row.skipped.most_common())})" if skipped else ""
-        )
+    for rule, row in rule_coverage(run).items():
+        needs = ", ".join(f"{need} {n}" for need, n in row.skipped.most_common())
+        why = f"  ({needs})" if needs else ""
         lines.append(
-            f"  {rule:<5}{row.claimed:>8}{row.run:>5}{row.passed:>8}{skipped:>9}{why}".rstrip()
+            f"  {rule:<5}{row.claimed:>8}{row.run:>5}{row.passed:>8}{row.skipped_cases:>9}{why}"
         )
     return "\n".join(lines)
 

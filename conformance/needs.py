@@ -1,14 +1,19 @@
-"""What a case needs from an engine, what the engine claims in hello, and which needs are core.
+"""What a case needs from an engine, what the engine claims in hello, and which cases are core.
 
 Every case carries `needs` (spec/schemas/conformance-case.schema.json): a player count, a
 push variant, a first-player rule, optional features. Each is one `Need`, written the way
 reports group skipped cases: `players: 5`, `push: eject`, `first: lowest`, `feature: perft`.
 
-A need is *core* when every engine must meet it: any player count from 2 to 6 (M2), the
-slide push (P1), the chosen first player (F3) and no optional feature. The rest (the eject
-push P2, the lowest-card rule F1–F2, `match`, `perft`, any other feature) is optional: the
-"core coverage" of dekal.conformance.coverage is judged on the cases that need nothing
-optional, the figure a chosen-only, single-round engine is judged on.
+A need is *optional* when an engine may leave it unclaimed: the eject push (P2), the
+lowest-card rule (F1–F2), and every feature (`match`, `perft`…). Any player count from 2 to
+6 (M2), the slide push (P1) and the chosen first player (F3) are not optional.
+
+A case *depends* on an optional need when what it tests belongs to it: the lowest-card rule
+to F1/F2, eject to P2, match to S4/F4/M5, perft to perft cases; an optional need this table
+does not know is always depended on. A case that needs an optional thing without depending
+on it (a T1 refusal set up with the lowest-card rule) could have been written without it.
+*Core* cases depend on nothing optional: "core coverage" (dekal.conformance.coverage) is
+judged on them, the figure a chosen-only, single-round engine is judged on.
 """
 
 from __future__ import annotations
@@ -78,6 +83,22 @@ def skip_reason(unmet: list[Need]) -> str:
     return f"needs {', '.join(map(str, unmet))} (not claimed)"
 
 
+OPTIONAL_RULES = {
+    Need("first", "lowest"): frozenset({"F1", "F2"}),
+    Need("push", "eject"): frozenset({"P2"}),
+    Need("feature", "match"): frozenset({"S4", "F4", "M5"}),
+}
+"""The rules that exist only with an optional need (perft is a kind of case, not a rule)."""
+
+
+def depends_on(case: Case, need: Need) -> bool:
+    """Whether what `case` tests belongs to the optional `need` (see the module)."""
+    if need == Need("feature", "perft"):
+        return bool(case["kind"] == "perft")
+    rules = OPTIONAL_RULES.get(need)
+    return rules is None or bool(rules & set(case["rules"]))
+
+
 def is_core(case: Case) -> bool:
-    """A case every engine must run: it needs nothing optional."""
-    return not any(need.optional for need in needs_of(case))
+    """A case every engine is judged on: it depends on nothing optional."""
+    return not any(need.optional and depends_on(case, need) for need in needs_of(case))

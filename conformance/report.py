@@ -20,6 +20,7 @@ from dekal.conformance.coverage import (
     coverage_text,
     rule_coverage,
     rule_key,
+    skip_reasons,
 )
 from dekal.conformance.pictures import grids_picture, positions_picture, result_picture
 from dekal.conformance.runner import STATUSES, Divergence, Outcome, Run
@@ -227,12 +228,13 @@ def coverage_properties(run: Run) -> dict[str, str]:
     for key, figure in (("claimed", claimed_coverage(run)), ("core", core_coverage(run))):
         values[f"coverage.{key}"] = f"{figure.count}/{figure.of}"
         values[f"coverage.{key}.text"] = str(figure)
+    for reason, count in skip_reasons(run).most_common():
+        values[f"skipped.{reason}"] = str(count)
     for rule, row in rule_coverage(run).items():
-        skipped = sum(row.skipped.values())
-        reasons = "; ".join(f"{why}: {n}" for why, n in row.skipped.most_common())
+        needs = ", ".join(f"{need} {n}" for need, n in row.skipped.most_common())
         values[f"coverage.{rule}"] = (
-            f"claimed {row.claimed}, run {row.run}, passed {row.passed}, skipped {skipped}"
-            + (f" ({reasons})" if reasons else "")
+            f"claimed {row.claimed}, run {row.run}, passed {row.passed}, "
+            f"skipped {row.skipped_cases}" + (f" ({needs})" if needs else "")
         )
     return values
 
