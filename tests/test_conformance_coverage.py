@@ -55,9 +55,8 @@ def test_needs_are_read_in_order_and_player_counts_outside_m2_are_not_needs() ->
 def test_eject_lowest_and_features_are_optional_players_slide_and_chosen_are_not() -> None:
     optional = {Need("push", "eject"), Need("first", "lowest"), Need("feature", "match")}
     assert all(need.optional for need in optional)
-    assert not any(
-        need.optional for need in (Need("players", "5"), Need("push", "slide"), Need("first", "chosen"))
-    )
+    required = (Need("players", "5"), Need("push", "slide"), Need("first", "chosen"))
+    assert not any(need.optional for need in required)
 
 
 def test_a_case_that_needs_lowest_without_testing_f1_or_f2_is_core() -> None:
