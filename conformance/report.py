@@ -28,7 +28,16 @@ from dekal.conformance.runner import STATUSES, Divergence, Outcome, Run
 REPORT_VERSION = 1
 """The shape of the JSON report; raised whenever a field changes meaning or goes away."""
 
-__all__ = ["REPORT_VERSION", "RULE_ORDER", "junit_xml", "report_json", "rule_matrix", "run_text"]
+__all__ = [
+    "REPORT_VERSION",
+    "RULE_ORDER",
+    "divergence_from_json",
+    "divergence_json",
+    "junit_xml",
+    "report_json",
+    "rule_matrix",
+    "run_text",
+]
 
 LABELS = {
     "pass": "pass",
@@ -169,6 +178,24 @@ def divergence_json(d: Divergence) -> dict[str, Any]:
         "rule": d.rule,
         "field": d.field,
     }
+
+
+def divergence_from_json(data: dict[str, Any]) -> Divergence:
+    """The Divergence a report's JSON describes: `divergence_json` read back, so a saved
+    report can be drawn again (divergence_text) without the suite or the engine."""
+    marks = data.get("marks") or [[], []]
+    return Divergence(
+        step=data["step"],
+        sent=data["sent"],
+        what=data["what"],
+        expected=data.get("expected", ""),
+        actual=data.get("actual", ""),
+        kind=data.get("kind", "text"),
+        marks=(tuple(marks[0]), tuple(marks[1])),
+        rule=data.get("rule", ""),
+        field=data.get("field", ""),
+        context=data.get("context", ""),
+    )
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
