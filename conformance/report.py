@@ -208,6 +208,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "status": outcome.status,
         "level": outcome.case.get("level"),
         "rules": outcome.case["rules"],
+        "needs": outcome.case.get("needs", {}),
         "rule": blame.rule if blame else None,
         "field": blame.field if blame else None,
         "counted_under": counted_under(outcome),

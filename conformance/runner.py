@@ -526,9 +526,10 @@ def compare_sets(
     what: str,
     expected: list[str],
     actual: object,
-    blame: Blame | None = None,
+    blame: Blame,
 ) -> None:
-    blame = blame or Blame("", what)
+    """Two lists compared as sets (legal actions, legal pushes); `blame` is the rule that
+    decides them."""
     if not isinstance(actual, list) or not all(isinstance(a, str) for a in actual):
         raise diverge(
             step,
