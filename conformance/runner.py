@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dekal.conformance.attribution import (
@@ -368,7 +368,12 @@ class CaseRun:
             if len(lines) > 8:
                 lines.append("  …")
                 break
-        path, found, blame = self.descend(reference, depth, expect["divide"], divide)
+        try:
+            path, found, blame = self.descend(reference, depth, expect["divide"], divide)
+        except Diverged as diverged:  # a position on the way down already differs
+            first = diverged.divergence
+            what = f"the perft count differs; following it down: {first.what}"
+            raise Diverged(replace(first, what=what)) from None
         where = f"after {', '.join(path)}" if path else "at the root"
         lines.append(f"first position whose moves differ, {where}: {found}")
         raise diverge(steps, sent, "the perft count differs", blame, actual="\n".join(lines))
