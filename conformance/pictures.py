@@ -82,11 +82,13 @@ def positions_picture(expected: str, actual: str) -> str:
             )
     grids_want = want.get("grids", "").split("|")
     grids_got = got.get("grids", "").split("|")
+    if "grids" not in differing:
+        lines.append("grids: the same on both sides")
     for seat in range(max(len(grids_want), len(grids_got))):
         a = grids_want[seat] if seat < len(grids_want) else ""
         b = grids_got[seat] if seat < len(grids_got) else ""
-        if a == b and "grids" in differing and len(grids_want) > 2:
-            continue  # many seats: draw only the grids that differ
+        if a == b and ("grids" not in differing or len(grids_want) > 2):
+            continue  # draw only the grids that differ (both, when two seats)
         try:
             left = grid_lines(a, b, f"seat {seat}, expected")
             right = grid_lines(b, a, f"seat {seat}, engine")
