@@ -3,8 +3,11 @@
 Each case is played step by step; after every step the engine's observation (accepted or
 refused with which rule, the position, the legal actions, the result) is compared with the
 frozen one. The first difference stops the case and is kept as a Divergence: the step, the
-action, what differs, and the expected and actual values (positions are drawn side by side
-by dekal.conformance.report).
+action, what differs, the expected and actual values (drawn side by side by
+dekal.conformance.report), and the one rule it breaks with the field that shows it
+(dekal.conformance.attribution). A perft script, whose frozen case keeps only its last
+position, is checked step by step against the reference engine played alongside, and a
+wrong count is followed down the divide to the first position whose moves differ.
 
 A case is `pass`, `fail` (a divergence), `error` (the engine crashed, hung or broke the
 framing; it is restarted), `skip` (it needs a variant, player count or feature the engine
@@ -512,10 +515,6 @@ def first_result_difference(wanted: Message, actual: Message, position: str) -> 
         if wanted[part] != actual[part]:
             return blame_result(part, position)
     return None
-
-
-def places_text(pairs: list[tuple[object, object]]) -> str:
-    return ", ".join(f"{place}. seat {seat}" for place, seat in pairs)
 
 
 def cell_list(value: object) -> list[str]:
