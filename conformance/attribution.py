@@ -13,7 +13,8 @@ The table, in words:
   (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1;
 * a position changed by a refused action: B1;
 * the public view alone: M3 (nobody sees a face-down card or a pick);
-* a field of the position after an accepted step: see `_FIELD_RULES` and `_step_rule`;
+* a field of the position after an accepted step: see `_step_rule` (the rules line: the
+  variant it gets wrong, `_rules_line_rule`);
 * the legal actions: the rule of the phase (reveal T1, take T3, push P1/P2);
 * the result: cancelled cells S1, points or cards left S2, totals S4 (S2 in a single round,
   where they are the round's points), ranking S3 (single round) or S4 (match);
@@ -185,7 +186,27 @@ def blame_position(sent: str, expected: str, actual: str) -> Blame:
     if not fields:
         return Blame(action_rule(sent, variant_of(expected)), "position")
     field = sorted(fields, key=_field_order)[0]
+    if field == "rules":
+        return Blame(_rules_line_rule(expected, actual), field)
     return Blame(_step_rule(action_word(sent), field, expected), field)
+
+
+def _rules_line_rule(expected: str, actual: str) -> str:
+    """The rules line (`slide/lowest/single`) names the variants: a wrong push variant is
+    P1/P2's, a wrong first-player rule F1/F3's, a wrong threshold S4's; anything else
+    (a line that does not read) is the set-up's, M3."""
+    want, got = variant_of(expected), variant_of(actual)
+    want_line = position_fields(expected).get("rules", "")
+    got_line = position_fields(actual).get("rules", "")
+    if len(got_line.split("/")) != 3:
+        return "M3"
+    if want.push != got.push:
+        return want.push_rule
+    if want.first != got.first:
+        return "F3" if want.first == "chosen" else "F1"
+    if want_line.split("/")[2] != got_line.split("/")[2]:
+        return "S4"
+    return "M3"
 
 
 _ORDER = ("rules", "round.turn", "removed", "start", "grids", "picks", "centre", "pile", "phase")
@@ -200,8 +221,6 @@ def _step_rule(word: str, field: str, expected: str) -> str:
     """The rule of `field` after an accepted step of kind `word` (reveal, take, push…)."""
     variant = variant_of(expected)
     base = "grids" if field.startswith("grid of seat") else field
-    if base == "rules":
-        return "M2"
     if base == "totals":
         return "S4" if variant.match else "S2"
     if word == "new_round":

@@ -127,3 +127,15 @@ def test_perft_moves_that_differ_are_blamed_on_the_phase_rule() -> None:
     assert blame_perft_moves(TURN_ENDED) == Blame("T1", "perft moves")
     assert blame_perft_moves(AFTER_PUSH).rule == "T3"
     assert blame_perft_moves(TAKEN).rule == "P1"
+
+
+def test_a_wrong_rules_line_is_blamed_on_the_variant_it_gets_wrong() -> None:
+    def rules(line: str) -> str:
+        return changed(AFTER_PUSH, 0, line)
+
+    assert blame_position("new_game", AFTER_PUSH, rules("eject/lowest/single")) == Blame(
+        "P1", "rules"
+    )
+    assert blame_position("new_game", AFTER_PUSH, rules("slide/chosen/single")).rule == "F1"
+    assert blame_position("new_game", AFTER_PUSH, rules("slide/lowest/100")).rule == "S4"
+    assert blame_position("new_game", AFTER_PUSH, rules("slide")).rule == "M3"
