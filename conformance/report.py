@@ -211,6 +211,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "needs": outcome.case.get("needs", {}),
         "rule": blame.rule if blame else None,
         "field": blame.field if blame else None,
+        "blame": str(blame) if blame else None,  # "S3 (ranking)", as the text report says it
         "counted_under": counted_under(outcome),
         "divergence": divergence_json(outcome.divergence) if outcome.divergence else None,
         "message": outcome.message or None,

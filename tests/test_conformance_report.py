@@ -84,6 +84,7 @@ def test_the_json_report_is_versioned_and_every_outcome_is_complete() -> None:
     assert set(engine["coverage"]) == {"claimed", "core", "skipped", "rules"}
     failed = next(case for case in engine["cases"] if case["status"] == "fail")
     assert (failed["rule"], failed["field"], failed["counted_under"]) == ("S3", "ranking", ["S3"])
+    assert failed["blame"] == "S3 (ranking)"
     divergence = failed["divergence"]
     assert set(divergence) >= {"step", "sent", "what", "expected", "actual", "kind", "context"}
     passed = next(case for case in engine["cases"] if case["status"] == "pass")
