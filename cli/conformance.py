@@ -244,6 +244,7 @@ def run(
     runs: list[Run] = []
     for driven in engines_to_run(engine, python, timeout):
         if runs and fail_fast and runs[-1].unexpected:
+            err.print(f"--fail-fast: {driven.label} not run", markup=False, highlight=False)
             driven.close()
             continue
         chosen = smoke_cases(cases, driven.info) if smoke else cases
