@@ -28,6 +28,7 @@ from dekal.conformance.client import (
 )
 from dekal.conformance.report import junit_xml, report_json, run_text
 from dekal.conformance.runner import Run, run_suite
+from dekal.conformance.smoke import smoke_cases
 from dekal.conformance.vectors import SuiteError, load_cases, matches
 
 conformance_app = typer.Typer(
@@ -56,6 +57,17 @@ legal actions, the scores) is shown with the expected and actual positions side 
 "T3", "perft", "P1-neg", "game-0007". --expect FILE lists known failures, one per line
 "ID  reason" (or a JSON object ID -> reason): they count as expected failures, and a listed
 case that passes is reported as an unexpected pass.
+
+--smoke runs one short case per rule and kind of case (about 30 cases, a few seconds):
+a first check before the whole suite. --fail-fast stops at the first unexpected failure.
+
+\b
+    dekal conformance run --engine "./my-engine" --smoke --fail-fast
+
+The report is a rule × result matrix (a failure counts under the one rule its first
+divergence breaks, named with the field that shows it: "S3 (ranking)"), the coverage (per
+rule, and two headline figures: must-level coverage of what the engine claims, and core
+coverage), then every failure with the expected and actual values side by side.
 
 Cases are `must` or `should` (the kind of refusal for text that does not parse): failed
 `should` cases are reported but change the exit code only with --strict.
@@ -218,6 +230,16 @@ def run(
             help="Run the cases of this .jsonl file or directory (fuzz --save) instead.",
         ),
     ] = None,
+    fail_fast: Annotated[
+        bool,
+        typer.Option("--fail-fast", help="Stop at the first unexpected failure, error or pass."),
+    ] = False,
+    smoke: Annotated[
+        bool,
+        typer.Option(
+            "--smoke", help="Run one short case per rule and kind of case (seconds, not minutes)."
+        ),
+    ] = False,
 ) -> None:
     try:
         suite = load_cases()
@@ -237,9 +259,16 @@ def run(
         fail(f"--expect lists IDs that are not in suite {SUITE_VERSION}: {', '.join(unknown[:5])}")
     runs: list[Run] = []
     for driven in engines_to_run(engine, python, timeout):
+        if runs and fail_fast and runs[-1].unexpected:
+            err.print(f"--fail-fast: {driven.label} not run", markup=False, highlight=False)
+            driven.close()
+            continue
+        chosen = smoke_cases(cases, driven.info) if smoke else cases
         try:
-            with progress_bar(len(cases), f"{driven.label}") as progress:
-                runs.append(run_suite(driven, cases, known, timeout, advancer(progress), strict))
+            with progress_bar(len(chosen), f"{driven.label}") as progress:
+                runs.append(
+                    run_suite(driven, chosen, known, timeout, advancer(progress), strict, fail_fast)
+                )
         finally:
             driven.close()
     if junit:

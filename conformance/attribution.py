@@ -13,10 +13,15 @@ The table, in words:
   (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1;
 * a position changed by a refused action: B1;
 * the public view alone: M3 (nobody sees a face-down card or a pick);
-* a field of the position after an accepted step: see `_FIELD_RULES` and `_step_rule`;
+* a field of the position after an accepted step: see `_step_rule` (the rules line: the
+  variant it gets wrong, `_rules_line_rule`);
 * the legal actions: the rule of the phase (reveal T1, take T3, push P1/P2);
-* the result: cancelled cells S1, points or cards left S2, totals S4, ranking S3 (single
-  round) or S4 (match).
+* the result: cancelled cells S1, points or cards left S2, totals S4 (S2 in a single round,
+  where they are the round's points), ranking S3 (single round) or S4 (match);
+* a single-grid request (`score`, `pushes`, `push`): S1/S2 for a score, the push rule of the
+  variant for pushes (or the rule the reference refuses with);
+* perft: the first position, found by descending the divide, whose moves differ: the phase
+  rule, as for legal actions.
 """
 
 from __future__ import annotations
@@ -132,17 +137,45 @@ def blame_legal(position: str) -> Blame:
     return Blame("T1", "legal actions")
 
 
-def blame_result(part: str, position: str) -> Blame:
-    """`part` is one of cancelled, points, remaining, totals, ranking."""
+RESULT_PARTS = ("cancelled", "points", "remaining", "totals", "ranking")
+"""The parts of a result in the order one causes the next: cancelled cells (S1) decide points
+and cards left (S2), which add up to totals (S4) and decide the ranking (S3, S4)."""
+
+
+def blame_result(part: str, position: str, seat: int | None = None) -> Blame:
+    """`part` is one of RESULT_PARTS; `seat` names the seat in the field of a seat's score.
+
+    Totals are S4 in a match; in a single round they are the round's points (S2)."""
     variant = variant_of(position)
     rule = {
         "cancelled": "S1",
         "points": "S2",
         "remaining": "S2",
-        "totals": "S4",
+        "totals": "S4" if variant.match else "S2",
         "ranking": "S4" if variant.match else "S3",
     }[part]
-    return Blame(rule, part)
+    label = {"cancelled": "cancelled cells", "remaining": "cards left"}.get(part, part)
+    return Blame(rule, label if seat is None else f"{label} of seat {seat}")
+
+
+def push_rule(variant: str) -> str:
+    """P2 for the eject variant, P1 for slide."""
+    return "P2" if variant == "eject" else "P1"
+
+
+def blame_grid_request(variant: str, field: str, expect: Message | None = None) -> Blame:
+    """A single-grid push request (`pushes`, `push`) that differs in `field` (verdict, grid,
+    legal pushes): a refusal the reference gives names its own rule (M1, T4…), a notation
+    refusal is B1, everything else is the push rule of the variant."""
+    if expect is not None and not expect.get("ok"):
+        return Blame(str(expect["rule"]), field) if "rule" in expect else Blame("B1", field)
+    return Blame(push_rule(variant), field)
+
+
+def blame_perft_moves(position: str) -> Blame:
+    """perft found other moves than the reference in `position`: the phase rule, as for
+    differing legal actions (perft's moves are the legal actions, joint reveals joined)."""
+    return Blame(blame_legal(position).rule, "perft moves")
 
 
 def blame_position(sent: str, expected: str, actual: str) -> Blame:
@@ -153,7 +186,27 @@ def blame_position(sent: str, expected: str, actual: str) -> Blame:
     if not fields:
         return Blame(action_rule(sent, variant_of(expected)), "position")
     field = sorted(fields, key=_field_order)[0]
+    if field == "rules":
+        return Blame(_rules_line_rule(expected, actual), field)
     return Blame(_step_rule(action_word(sent), field, expected), field)
+
+
+def _rules_line_rule(expected: str, actual: str) -> str:
+    """The rules line (`slide/lowest/single`) names the variants: a wrong push variant is
+    P1/P2's, a wrong first-player rule F1/F3's, a wrong threshold S4's; anything else
+    (a line that does not read) is the set-up's, M3."""
+    want, got = variant_of(expected), variant_of(actual)
+    want_line = position_fields(expected).get("rules", "")
+    got_line = position_fields(actual).get("rules", "")
+    if len(got_line.split("/")) != 3:
+        return "M3"
+    if want.push != got.push:
+        return want.push_rule
+    if want.first != got.first:
+        return "F3" if want.first == "chosen" else "F1"
+    if want_line.split("/")[2] != got_line.split("/")[2]:
+        return "S4"
+    return "M3"
 
 
 _ORDER = ("rules", "round.turn", "removed", "start", "grids", "picks", "centre", "pile", "phase")
@@ -168,8 +221,6 @@ def _step_rule(word: str, field: str, expected: str) -> str:
     """The rule of `field` after an accepted step of kind `word` (reveal, take, push…)."""
     variant = variant_of(expected)
     base = "grids" if field.startswith("grid of seat") else field
-    if base == "rules":
-        return "M2"
     if base == "totals":
         return "S4" if variant.match else "S2"
     if word == "new_round":

@@ -3,10 +3,13 @@
 Plain text on purpose: it reads the same in a terminal, a CI log and a JUnit report. In a
 grid, a face-up card is its value (`7`, `T`), a face-down card its value after a dot (`·7`),
 the hole `.`; a cell that differs between the two sides carries a `*`, a cancelled cell is
-bracketed (`[7]`).
+bracketed (`[7]`). A result is a small table, seat by seat, expected beside engine.
 """
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 from dekal.conformance.protocol import position_fields
 from dekal_ref.position import HIDDEN_LETTERS, POSITION_FIELDS
@@ -79,11 +82,13 @@ def positions_picture(expected: str, actual: str) -> str:
             )
     grids_want = want.get("grids", "").split("|")
     grids_got = got.get("grids", "").split("|")
+    if "grids" not in differing:
+        lines.append("grids: the same on both sides")
     for seat in range(max(len(grids_want), len(grids_got))):
         a = grids_want[seat] if seat < len(grids_want) else ""
         b = grids_got[seat] if seat < len(grids_got) else ""
-        if a == b and "grids" in differing and len(grids_want) > 2:
-            continue  # many seats: draw only the grids that differ
+        if a == b and ("grids" not in differing or len(grids_want) > 2):
+            continue  # draw only the grids that differ (both, when two seats)
         try:
             left = grid_lines(a, b, f"seat {seat}, expected")
             right = grid_lines(b, a, f"seat {seat}, engine")
@@ -94,3 +99,60 @@ def positions_picture(expected: str, actual: str) -> str:
     lines.append(f"expected: {expected}")
     lines.append(f"engine:   {actual}")
     return "\n".join(lines)
+
+
+def result_picture(expected: str, actual: str, position: str = "") -> str:
+    """A result divergence (S1–S4): every seat's points, cards left and total, expected and
+    engine, a `*` on each seat that differs; the ranking both ways; then, for each seat whose
+    cancelled cells differ, its final grid with the cancelled cells bracketed.
+
+    `expected` and `actual` are results as JSON (dekal.conformance.runner.result_shape);
+    `position` is the position the result belongs to (its grids are drawn).
+    """
+    want, got = json.loads(expected), json.loads(actual)
+    seats = max(len(want["scores"]), len(got["scores"]))
+    header = f"{'':>4}  {'expected':^20}    {'engine':^20}"
+    columns = f"{'seat':>4}  {'points':>6} {'cards':>6} {'total':>6}    "
+    columns += f"{'points':>6} {'cards':>6} {'total':>6}"
+    lines = [header, columns]
+    differing: list[int] = []
+    for seat in range(seats):
+        a, b = _seat_row(want, seat), _seat_row(got, seat)
+        differs = a != b
+        lines.append(f"{seat:>4}  {_cells(a[:3])}    {_cells(b[:3])}{'  *' if differs else ''}")
+        if a[3] != b[3]:
+            differing.append(seat)
+    lines.append(f"ranking, expected: {_ranking(want['ranking'])}")
+    lines.append(f"ranking, engine:   {_ranking(got['ranking'])}")
+    grids = position_fields(position).get("grids", "").split("|") if position else []
+    for seat in differing:
+        if seat >= len(grids):
+            continue
+        marks = (tuple(_seat_row(want, seat)[3]), tuple(_seat_row(got, seat)[3]))
+        lines.append(f"seat {seat}'s final grid, cancelled cells bracketed:")
+        try:
+            lines.extend(grids_picture(grids[seat], grids[seat], marks).splitlines())
+        except (IndexError, ValueError):
+            lines.append(f"  {grids[seat]}: expected {marks[0]}, engine {marks[1]}")
+    return "\n".join(lines)
+
+
+def _seat_row(result: dict[str, Any], seat: int) -> tuple[object, object, object, list[str]]:
+    scores, totals = result["scores"], result.get("totals")
+    score = scores[seat] if seat < len(scores) else {}
+    total = totals[seat] if isinstance(totals, list) and seat < len(totals) else None
+    cancelled = score.get("cancelled")
+    return (
+        score.get("points"),
+        score.get("remaining"),
+        total,
+        [str(cell) for cell in cancelled] if isinstance(cancelled, list) else [],
+    )
+
+
+def _cells(values: tuple[object, ...]) -> str:
+    return " ".join(("-" if value is None else str(value)).rjust(6) for value in values)
+
+
+def _ranking(pairs: list[list[object]]) -> str:
+    return ", ".join(f"{place}. seat {seat}" for place, seat in pairs) or "(none)"

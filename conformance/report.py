@@ -1,4 +1,10 @@
-"""Reports of a conformance run: a rule × result matrix, failures with pictures, JUnit, JSON."""
+"""Reports of a conformance run: a rule × result matrix, coverage, failures with pictures and
+the rule each one breaks, as text, JSON (versioned, complete enough to re-render) and JUnit.
+
+In the matrix a failing case counts under the one rule its first divergence breaks
+(dekal.conformance.attribution), not under every rule the case lists; passes and skips do
+count under every rule the case lists (they say nothing against any one rule).
+"""
 
 from __future__ import annotations
 
@@ -6,14 +12,33 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION
-from dekal.conformance.pictures import grids_picture, positions_picture
+from dekal.conformance.coverage import (
+    RULE_ORDER,
+    claimed_coverage,
+    core_coverage,
+    coverage_json,
+    coverage_text,
+    rule_coverage,
+    rule_key,
+    skip_reasons,
+)
+from dekal.conformance.pictures import grids_picture, positions_picture, result_picture
 from dekal.conformance.runner import STATUSES, Divergence, Outcome, Run
 
-RULE_ORDER = [
-    f"{letter}{n}"
-    for letter, count in (("M", 5), ("T", 5), ("P", 2), ("F", 4), ("S", 4), ("B", 1))
-    for n in range(1, count + 1)
+REPORT_VERSION = 1
+"""The shape of the JSON report; raised whenever a field changes meaning or goes away."""
+
+__all__ = [
+    "REPORT_VERSION",
+    "RULE_ORDER",
+    "divergence_from_json",
+    "divergence_json",
+    "junit_xml",
+    "report_json",
+    "rule_matrix",
+    "run_text",
 ]
+
 LABELS = {
     "pass": "pass",
     "fail": "fail",
@@ -22,17 +47,28 @@ LABELS = {
     "xfail": "expected failure",
     "xpass": "unexpected pass",
 }
+MATRIX_NOTE = (
+    "(a failure or error counts under the rule it breaks; "
+    "passes and skips under every rule the case covers)"
+)
+
+
+def counted_under(outcome: Outcome) -> list[str]:
+    """The rules an outcome counts under in the matrix: its blamed rule when it has one
+    (failures, expected failures, most errors), else every rule the case lists."""
+    if outcome.blame is not None and outcome.status in ("fail", "xfail", "error"):
+        return [outcome.blame.rule]
+    return list(outcome.case["rules"])
 
 
 def rule_matrix(run: Run) -> dict[str, dict[str, int]]:
-    """rule ID -> status -> number of cases (a case counts under each rule it tests)."""
+    """rule ID -> status -> number of cases (see counted_under)."""
     matrix: dict[str, dict[str, int]] = {}
     for outcome in run.outcomes:
-        for rule in outcome.case["rules"]:
+        for rule in counted_under(outcome):
             row = matrix.setdefault(rule, dict.fromkeys(STATUSES, 0))
             row[outcome.status] += 1
-    order = {rule: index for index, rule in enumerate(RULE_ORDER)}
-    return dict(sorted(matrix.items(), key=lambda item: order.get(item[0], len(order))))
+    return dict(sorted(matrix.items(), key=lambda item: rule_key(item[0])))
 
 
 def summary(run: Run) -> dict[str, int]:
@@ -49,6 +85,7 @@ def matrix_text(run: Run) -> str:
         )
         flag = "  ✗" if row["fail"] or row["error"] or row["xpass"] else ""
         lines.append(f"{rule:<5} {cells}{flag}")
+    lines.append(MATRIX_NOTE)
     return "\n".join(lines)
 
 
@@ -66,19 +103,31 @@ def divergence_text(divergence: Divergence) -> str:
             picture = grids_picture(divergence.expected, divergence.actual, divergence.marks)
         except (IndexError, ValueError):
             picture = f"expected {divergence.expected}\nengine   {divergence.actual}"
+        if any(divergence.marks):
+            picture += "\n(cancelled cells are bracketed)"
+    elif divergence.kind == "result":
+        picture = result_picture(divergence.expected, divergence.actual, divergence.context)
     elif divergence.expected or divergence.actual:
         picture = f"expected: {divergence.expected}\nengine:   {divergence.actual}"
     if picture:
-        lines.extend("    " + line for line in picture.splitlines())
+        lines.extend(("    " + line).rstrip() for line in picture.splitlines())
     return "\n".join(lines)
+
+
+def blame_text(outcome: Outcome) -> str:
+    """`rule S3 (ranking)`, the words every report uses for an attributed outcome."""
+    return f"rule {outcome.blame}" if outcome.blame is not None else "no single rule"
 
 
 def outcome_text(outcome: Outcome) -> str:
     case = outcome.case
-    rules = ", ".join(case["rules"])
     level = " (should)" if case.get("level") == "should" else ""
-    title = f"{LABELS[outcome.status].upper()}{level} {outcome.id} [{rules}] {case['title']}"
-    lines = [title]
+    lines = [f"{LABELS[outcome.status].upper()}{level} {outcome.id} {case['title']}"]
+    covers = f"the case covers {', '.join(case['rules'])}"
+    if outcome.status in ("fail", "xfail", "error"):
+        lines.append(f"  {blame_text(outcome)}; {covers}")
+    else:
+        lines.append(f"  {covers}")
     if outcome.reason:
         lines.append(f"  listed in --expect: {outcome.reason}")
     if outcome.divergence is not None:
@@ -97,6 +146,7 @@ def run_text(run: Run, show: int = 20) -> str:
         f"engine {name} ({run.engine}), suite {SUITE_VERSION}, protocol {PROTOCOL_VERSION}",
         matrix_text(run),
         f"{len(run.outcomes)} case{'' if len(run.outcomes) == 1 else 's'}: {totals}",
+        coverage_text(run),
     ]
     shown = run.not_passing
     for outcome in shown[:show]:
@@ -108,32 +158,66 @@ def run_text(run: Run, show: int = 20) -> str:
         parts.append(
             f"{lenient} of these are `should`-level cases: reported, not counted (see --strict)"
         )
+    if run.stopped:
+        parts.append(f"run stopped: {run.stopped}")
     if run.aborted:
         parts.append(f"run stopped: {run.aborted}")
     return "\n\n".join(parts)
 
 
+def divergence_json(d: Divergence) -> dict[str, Any]:
+    return {
+        "step": d.step,
+        "sent": d.sent,
+        "what": d.what,
+        "expected": d.expected,
+        "actual": d.actual,
+        "kind": d.kind,
+        "marks": [list(d.marks[0]), list(d.marks[1])],
+        "context": d.context,
+        "rule": d.rule,
+        "field": d.field,
+    }
+
+
+def divergence_from_json(data: dict[str, Any]) -> Divergence:
+    """The Divergence a report's JSON describes: `divergence_json` read back, so a saved
+    report can be drawn again (divergence_text) without the suite or the engine."""
+    marks = data.get("marks") or [[], []]
+    return Divergence(
+        step=data["step"],
+        sent=data["sent"],
+        what=data["what"],
+        expected=data.get("expected", ""),
+        actual=data.get("actual", ""),
+        kind=data.get("kind", "text"),
+        marks=(tuple(marks[0]), tuple(marks[1])),
+        rule=data.get("rule", ""),
+        field=data.get("field", ""),
+        context=data.get("context", ""),
+    )
+
+
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    item: dict[str, Any] = {
+    """One outcome, complete: enough to draw it again without the suite."""
+    blame = outcome.blame
+    return {
         "id": outcome.id,
+        "kind": outcome.case["kind"],
+        "title": outcome.case["title"],
         "status": outcome.status,
         "level": outcome.case.get("level"),
         "rules": outcome.case["rules"],
+        "needs": outcome.case.get("needs", {}),
+        "rule": blame.rule if blame else None,
+        "field": blame.field if blame else None,
+        "blame": str(blame) if blame else None,  # "S3 (ranking)", as the text report says it
+        "counted_under": counted_under(outcome),
+        "divergence": divergence_json(outcome.divergence) if outcome.divergence else None,
+        "message": outcome.message or None,
+        "reason": outcome.reason or None,
+        "seconds": round(outcome.seconds, 4),
     }
-    if outcome.divergence is not None:
-        d = outcome.divergence
-        item["divergence"] = {
-            "step": d.step,
-            "sent": d.sent,
-            "what": d.what,
-            "expected": d.expected,
-            "actual": d.actual,
-        }
-    if outcome.message:
-        item["message"] = outcome.message
-    if outcome.reason:
-        item["reason"] = outcome.reason
-    return item
 
 
 def run_json(run: Run) -> dict[str, Any]:
@@ -142,22 +226,51 @@ def run_json(run: Run) -> dict[str, Any]:
         "hello": run.info,
         "summary": summary(run),
         "rules": rule_matrix(run),
+        "coverage": coverage_json(run),
         "aborted": run.aborted or None,
+        "stopped": run.stopped or None,
+        "not_run": [case["id"] for case in run.not_run],
         "cases": [outcome_json(o) for o in run.outcomes],
     }
 
 
 def report_json(runs: list[Run]) -> dict[str, Any]:
     return {
+        "report_version": REPORT_VERSION,
         "suite": SUITE_VERSION,
         "protocol": PROTOCOL_VERSION,
         "ok": all(not run.unexpected and not run.aborted for run in runs),
+        "matrix": MATRIX_NOTE.strip("()"),
         "engines": [run_json(run) for run in runs],
     }
 
 
+def _properties(parent: ET.Element, values: dict[str, str]) -> None:
+    properties = ET.SubElement(parent, "properties")
+    for name, value in values.items():
+        ET.SubElement(properties, "property", name=name, value=value)
+
+
+def coverage_properties(run: Run) -> dict[str, str]:
+    """The coverage of a run as JUnit properties (name -> value)."""
+    values: dict[str, str] = {"report_version": str(REPORT_VERSION)}
+    for key, figure in (("claimed", claimed_coverage(run)), ("core", core_coverage(run))):
+        values[f"coverage.{key}"] = f"{figure.count}/{figure.of}"
+        values[f"coverage.{key}.text"] = str(figure)
+    for reason, count in skip_reasons(run).most_common():
+        values[f"skipped.{reason}"] = str(count)
+    for rule, row in rule_coverage(run).items():
+        needs = ", ".join(f"{need} {n}" for need, n in row.skipped.most_common())
+        values[f"coverage.{rule}"] = (
+            f"claimed {row.claimed}, run {row.run}, passed {row.passed}, "
+            f"skipped {row.skipped_cases}" + (f" ({needs})" if needs else "")
+        )
+    return values
+
+
 def junit_xml(runs: list[Run]) -> str:
-    """JUnit XML: one testsuite per engine, one testcase per case (classname = kind)."""
+    """JUnit XML: one testsuite per engine (coverage in its properties), one testcase per
+    case (classname = kind); a failure's message starts with the rule it breaks."""
     root = ET.Element("testsuites", name=f"dekal-conformance-{SUITE_VERSION}")
     for run in runs:
         suite = ET.SubElement(
@@ -169,6 +282,7 @@ def junit_xml(runs: list[Run]) -> str:
             errors=str(run.count("error")),
             skipped=str(run.count("skip") + run.count("xfail")),
         )
+        _properties(suite, coverage_properties(run))
         for outcome in run.outcomes:
             case = ET.SubElement(
                 suite,
@@ -177,20 +291,20 @@ def junit_xml(runs: list[Run]) -> str:
                 classname=f"{SUITE_VERSION}.{outcome.case['kind']}",
                 time=f"{outcome.seconds:.4f}",
             )
+            if outcome.blame is not None:
+                _properties(case, {"rule": outcome.blame.rule, "field": outcome.blame.field})
             text = outcome_text(outcome)
+            blamed = f"{outcome.blame}: " if outcome.blame is not None else ""
             if outcome.status in ("fail", "xpass"):
                 what = (
                     outcome.divergence.what
                     if outcome.divergence
                     else "listed in --expect but passed"
                 )
-                ET.SubElement(case, "failure", message=what).text = text
+                ET.SubElement(case, "failure", message=blamed + what).text = text
             elif outcome.status == "error":
-                ET.SubElement(
-                    case,
-                    "error",
-                    message=outcome.message.splitlines()[0] if outcome.message else "error",
-                ).text = text
+                first_line = outcome.message.splitlines()[0] if outcome.message else "error"
+                ET.SubElement(case, "error", message=blamed + first_line).text = text
             elif outcome.status in ("skip", "xfail"):
                 ET.SubElement(
                     case,

@@ -3,8 +3,11 @@
 Each case is played step by step; after every step the engine's observation (accepted or
 refused with which rule, the position, the legal actions, the result) is compared with the
 frozen one. The first difference stops the case and is kept as a Divergence: the step, the
-action, what differs, and the expected and actual values (positions are drawn side by side
-by dekal.conformance.report).
+action, what differs, the expected and actual values (drawn side by side by
+dekal.conformance.report), and the one rule it breaks with the field that shows it
+(dekal.conformance.attribution). A perft script, whose frozen case keeps only its last
+position, is checked step by step against the reference engine played alongside, and a
+wrong count is followed down the divide to the first position whose moves differ.
 
 A case is `pass`, `fail` (a divergence), `error` (the engine crashed, hung or broke the
 framing; it is restarted), `skip` (it needs a variant, player count or feature the engine
@@ -13,13 +16,30 @@ does not claim), `xfail` (failed, listed in --expect) or `xpass` (passed, but li
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from dekal.conformance.attribution import (
+    RESULT_PARTS,
+    Blame,
+    action_rule,
+    blame_grid_request,
+    blame_legal,
+    blame_perft_moves,
+    blame_position,
+    blame_public,
+    blame_refused_step_moved,
+    blame_result,
+    blame_verdict,
+    differing_fields,
+    variant_of,
+)
 from dekal.conformance.client import Engine, EngineError
-from dekal.conformance.protocol import Message, position_fields, public_view
+from dekal.conformance.needs import skip_reason, unmet_needs
+from dekal.conformance.protocol import Message, public_view
 from dekal.conformance.vectors import Case
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
@@ -27,15 +47,22 @@ STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 
 @dataclass(frozen=True)
 class Divergence:
-    """Where an engine first parts from the expectation."""
+    """Where an engine first parts from the expectation, and the rule that step breaks."""
 
     step: int | None  # 0: the set-up; 1…: the script's steps; None: a single-request case
     sent: str  # the request, in words ("take 1 5", "score 1111/…")
     what: str  # what differs, in one line
-    expected: str = ""  # the expected value (a position, a grid, a list)
+    expected: str = ""  # the expected value (a position, a grid, a list, a result as JSON)
     actual: str = ""  # what the engine gave
-    kind: str = "text"  # how to draw expected/actual: "position", "grid" or "text"
+    kind: str = "text"  # how to draw expected/actual: "position", "grid", "result" or "text"
     marks: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # cancelled cells, for grids
+    rule: str = ""  # the rule the divergence breaks (dekal.conformance.attribution)
+    field: str = ""  # the field where it shows: "grid of seat 1", "ranking", "verdict"…
+    context: str = ""  # "result": the position the result belongs to (its grids are drawn)
+
+    @property
+    def blame(self) -> Blame | None:
+        return Blame(self.rule, self.field) if self.rule else None
 
 
 @dataclass
@@ -46,6 +73,7 @@ class Outcome:
     message: str = ""  # errors and skips: why
     reason: str = ""  # xfail/xpass: the reason from --expect
     seconds: float = 0.0
+    blame: Blame | None = None  # failures: the divergence's rule; errors: the request's rule
 
     @property
     def id(self) -> str:
@@ -58,22 +86,15 @@ class Diverged(Exception):
         self.divergence = divergence
 
 
+def diverge(step: int | None, sent: str, what: str, blame: Blame, **picture: Any) -> Diverged:
+    """The exception that ends a case at its first divergence, blamed on one rule."""
+    return Diverged(Divergence(step, sent, what, rule=blame.rule, field=blame.field, **picture))
+
+
 def missing_support(case: Case, info: Message) -> str | None:
     """Why the engine cannot run `case`, from its hello; None if it can."""
-    needs = case.get("needs", {})
-    variants = info.get("variants", {}) if isinstance(info.get("variants"), dict) else {}
-    players = needs.get("players")
-    if players is not None and 2 <= players <= 6 and players not in info.get("players", []):
-        # (a count outside 2–6 is rule M2's business: every engine must refuse it)
-        return f"{players} players not claimed"
-    if "push" in needs and needs["push"] not in variants.get("push", []):
-        return f"push variant {needs['push']} not claimed"
-    if "first" in needs and needs["first"] not in variants.get("first", []):
-        return f"first-player rule {needs['first']} not claimed"
-    missing = [f for f in needs.get("features", []) if f not in info.get("features", [])]
-    if missing:
-        return f"feature {', '.join(missing)} not claimed"
-    return None
+    unmet = unmet_needs(case, info)
+    return skip_reason(unmet) if unmet else None
 
 
 def describe_reply(reply: Message) -> str:
@@ -106,12 +127,18 @@ def same_refusal(expect: Message, reply: Message) -> bool:
 
 
 class CaseRun:
-    """One case against one engine, with one deadline for the whole case."""
+    """One case against one engine, with one deadline for the whole case.
+
+    `blame_now` is what an engine fault at this moment is attributed to: the rule of the
+    request in flight (an action's rule, the phase rule while asking for legal actions), or
+    None when no rule is meaningful (hello, a bare position request at set-up).
+    """
 
     def __init__(self, engine: Engine, case: Case, timeout: float) -> None:
         self.engine, self.case = engine, case
         self.deadline = time.monotonic() + timeout
         self.timeout = timeout
+        self.blame_now: Blame | None = None
 
     def ask(self, cmd: str, **fields: Any) -> Message:
         remaining = self.deadline - time.monotonic()
@@ -119,11 +146,12 @@ class CaseRun:
             raise EngineError(f"the case took longer than {self.timeout:.1f} s")
         return self.engine.request({"cmd": cmd, **fields}, remaining)
 
-    def must_succeed(self, reply: Message, step: int | None, sent: str, field_name: str) -> Any:
+    def must_succeed(
+        self, reply: Message, step: int | None, sent: str, field_name: str, blame: Blame
+    ) -> Any:
         if not reply.get("ok"):
-            raise Diverged(
-                Divergence(step, sent, f"expected an answer, the engine {describe_reply(reply)}")
-            )
+            what = f"expected an answer, the engine {describe_reply(reply)}"
+            raise diverge(step, sent, what, blame)
         if field_name not in reply:
             raise EngineError(f"the reply to {sent!r} has no {field_name!r}")
         return reply[field_name]
@@ -135,95 +163,119 @@ class CaseRun:
     def run_score(self) -> None:
         grid, expect = self.case["input"]["grid"], self.case["expect"]
         sent = f"score {grid}"
+        self.blame_now = Blame("S1", "score")
         reply = self.ask("score", grid=grid)
-        points = self.must_succeed(reply, None, sent, "points")
+        points = self.must_succeed(reply, None, sent, "points", Blame("S1", "verdict"))
         actual = {
             "points": points,
             "remaining": reply.get("remaining"),
             "cancelled": cell_list(reply.get("cancelled")),
         }
         wanted = {**expect, "cancelled": sorted(expect["cancelled"])}
-        if actual != wanted:
-            differs = ", ".join(k for k in wanted if wanted[k] != actual[k])
-            raise Diverged(
-                Divergence(
-                    None,
-                    sent,
-                    f"{differs} differ: expected {expect['points']} points, "
-                    f"{expect['remaining']} cards; "
-                    f"engine {points} points, {actual['remaining']} cards",
-                    grid,
-                    grid,
-                    "grid",
-                    (tuple(wanted["cancelled"]), tuple(map(str, actual["cancelled"]))),
-                )
+        differs = [part for part in RESULT_PARTS if part in wanted and wanted[part] != actual[part]]
+        if differs:
+            raise diverge(
+                None,
+                sent,
+                f"{', '.join(differs)} differ: expected {expect['points']} points, "
+                f"{expect['remaining']} cards; "
+                f"engine {points} points, {actual['remaining']} cards",
+                blame_result(differs[0], ""),
+                expected=grid,
+                actual=grid,
+                kind="grid",
+                marks=(tuple(wanted["cancelled"]), tuple(map(str, actual["cancelled"]))),
             )
 
     def run_pushes(self) -> None:
         fields = self.case["input"]
         sent = f"pushes {fields['grid']} ({fields['variant']})"
-        pushes = self.must_succeed(self.ask("pushes", **fields), None, sent, "pushes")
-        compare_sets(None, sent, "legal pushes", self.case["expect"]["pushes"], pushes)
+        self.blame_now = blame_grid_request(fields["variant"], "legal pushes")
+        pushes = self.must_succeed(
+            self.ask("pushes", **fields), None, sent, "pushes", self.blame_now
+        )
+        blame = blame_grid_request(fields["variant"], "legal pushes")
+        compare_sets(None, sent, "legal pushes", self.case["expect"]["pushes"], pushes, blame)
 
     def run_push(self) -> None:
         fields, expect = self.case["input"], self.case["expect"]
         card, push, grid = fields["card"], fields["push"], fields["grid"]
         sent = f"push {card} from {push} into {grid} ({fields['variant']})"
+        self.blame_now = blame_grid_request(fields["variant"], "push", expect)
         reply = self.ask("push", **fields)
         if not same_refusal(expect, reply):
             what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
-            raise Diverged(
-                Divergence(
-                    None, sent, what, expect.get("grid", ""), str(reply.get("grid", "")), "grid"
-                )
-            )
+            blame = blame_grid_request(fields["variant"], "verdict", expect)
+            expected, actual = expect.get("grid", ""), str(reply.get("grid", ""))
+            raise diverge(None, sent, what, blame, expected=expected, actual=actual, kind="grid")
         if expect["ok"] and reply.get("grid") != expect["grid"]:
-            raise Diverged(
-                Divergence(
-                    None,
-                    sent,
-                    "the grid after the push differs",
-                    expect["grid"],
-                    str(reply.get("grid")),
-                    "grid",
-                )
+            raise diverge(
+                None,
+                sent,
+                "the grid after the push differs",
+                blame_grid_request(fields["variant"], "grid"),
+                expected=expect["grid"],
+                actual=str(reply.get("grid")),
+                kind="grid",
             )
 
     def run_setup(self) -> None:
+        self.blame_now = blame_verdict("new_game", "", self.case["expect"])
         reply = self.ask("new_game", **self.case["setup"])
         if not same_refusal(self.case["expect"], reply):
             expected = describe_expect(self.case["expect"])
             what = f"new_game: expected {expected}, the engine {describe_reply(reply)}"
-            raise Diverged(Divergence(0, "new_game", what))
+            raise diverge(0, "new_game", what, self.blame_now)
 
-    def start(self) -> str:
+    def new_game(self) -> None:
+        """The case's set-up, which the engine must accept (M3 and the rules it checks)."""
+        self.blame_now = blame_verdict("new_game", "", {"ok": True})
         reply = self.ask("new_game", **self.case["setup"])
         if not reply.get("ok"):
-            raise Diverged(
-                Divergence(
-                    0,
-                    "new_game",
-                    f"expected the set-up accepted, the engine {describe_reply(reply)}",
-                )
-            )
+            what = f"expected the set-up accepted, the engine {describe_reply(reply)}"
+            raise diverge(0, "new_game", what, self.blame_now)
+
+    def start(self) -> str:
+        self.new_game()
         return self.check_position(0, "new_game", self.case["start"]["position"])
 
     def check_position(
-        self, step: int, sent: str, expected: str, after_refusal: bool = False
+        self,
+        step: int,
+        sent: str,
+        expected: str,
+        result: Message | None = None,
+        after_refusal: bool = False,
     ) -> str:
+        """The engine's position (and public view, if claimed) after `sent`; the position.
+
+        When the step ends a round (`result` is its expected result) and the position differs
+        only in what scoring writes (totals, and the phase they decide), the result is
+        compared first: a wrong cancellation (S1) shows in the totals, but it is S1's fault.
+        """
         reply = self.ask("position")
-        actual = self.must_succeed(reply, step, "position", "position")
+        blame = Blame(action_rule(sent, variant_of(expected)), "position")
+        actual = self.must_succeed(reply, step, "position", "position", blame)
         if actual != expected:
-            what = (
-                "the position changed after a refused action (B1)"
-                if after_refusal
-                else "the position differs"
+            if after_refusal:
+                what = "the position changed after a refused action (B1)"
+                blame = blame_refused_step_moved(expected, str(actual))
+            else:
+                scored = set(differing_fields(expected, str(actual))) <= {"totals", "phase"}
+                if result is not None and scored:
+                    self.check_result(step, sent, result, expected)
+                what = "the position differs"
+                blame = blame_position(sent, expected, str(actual))
+            raise diverge(
+                step, sent, what, blame, expected=expected, actual=str(actual), kind="position"
             )
-            raise Diverged(Divergence(step, sent, what, expected, str(actual), "position"))
         claims_public = "public" in self.engine.info.get("features", [])
         if claims_public and "public" in reply and reply["public"] != public_view(expected):
-            what, public = "the public view differs", public_view(expected)
-            raise Diverged(Divergence(step, sent, what, public, str(reply["public"])))
+            what = "the public view differs (M3: nobody sees a face-down card or a pick)"
+            public = public_view(expected)
+            raise diverge(
+                step, sent, what, blame_public(), expected=public, actual=str(reply["public"])
+            )
         return expected
 
     def run_game(self) -> None:
@@ -232,100 +284,237 @@ class CaseRun:
             expect = step["expect"]
             if "action" in step:
                 sent = step["action"]
+                self.blame_now = Blame(action_rule(sent, variant_of(position)), "action")
                 reply = self.ask("action", action=sent)
             else:
                 sent = "new_round"
+                self.blame_now = Blame(action_rule(sent, variant_of(position)), "new_round")
                 reply = self.ask("new_round", deal=step["new_round"])
             if not same_refusal(expect, reply):
                 what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
+                blame = blame_verdict(sent, position, expect)
                 wanted, actual = (
                     expect.get("position", position),
                     self.ask("position").get("position"),
                 )
                 if wanted == actual:  # same position, different verdict: no picture needed
-                    raise Diverged(Divergence(number, sent, what, "", ""))
-                raise Diverged(Divergence(number, sent, what, wanted, str(actual), "position"))
+                    raise diverge(number, sent, what, blame)
+                raise diverge(
+                    number,
+                    sent,
+                    what,
+                    blame,
+                    expected=wanted,
+                    actual=str(actual),
+                    kind="position",
+                )
             if not expect["ok"]:
                 self.check_position(number, sent, position, after_refusal=True)
                 continue
-            position = self.check_position(number, sent, expect["position"])
+            position = self.check_position(number, sent, expect["position"], expect.get("result"))
             if "legal" in expect:
-                legal = self.must_succeed(self.ask("legal"), number, "legal", "actions")
-                compare_sets(number, sent, "legal actions", expect["legal"], legal)
+                self.blame_now = blame_legal(position)
+                legal = self.must_succeed(
+                    self.ask("legal"), number, "legal", "actions", self.blame_now
+                )
+                compare_sets(number, sent, "legal actions", expect["legal"], legal, self.blame_now)
             if "result" in expect:
                 self.check_result(number, sent, expect["result"], position)
 
     def check_result(self, step: int, sent: str, expect: Message, position: str) -> None:
+        """Every seat's cancelled cells, points and cards left, the totals, the ranking; the
+        first part that differs (in the order one causes the next) names the rule."""
+        variant = variant_of(position)
+        self.blame_now = Blame(variant.end_rule, "result")
         reply = self.ask("result")
-        self.must_succeed(reply, step, "result", "scores")
-        raw_scores = reply.get("scores")
-        scores: list[Any] = raw_scores if isinstance(raw_scores, list) else []
-        grids = position_fields(position).get("grids", "").split("|")
-        for seat, wanted in enumerate(expect["scores"]):
-            got = scores[seat] if seat < len(scores) and isinstance(scores[seat], dict) else {}
-            same = [got.get(name) == wanted[name] for name in ("points", "remaining")]
-            if all(same) and cell_list(got.get("cancelled")) == sorted(wanted["cancelled"]):
-                continue
-            what = (
-                f"seat {seat}'s score differs (S1, S2): expected {wanted['points']} points with "
-                f"{wanted['remaining']} cards left, the engine says {got.get('points')} with "
-                f"{got.get('remaining')}; cancelled cells are bracketed"
-            )
-            grid = grids[seat] if seat < len(grids) else ""
-            marks = (tuple(wanted["cancelled"]), tuple(cell_list(got.get("cancelled"))))
-            raise Diverged(Divergence(step, sent, what, grid, grid, "grid", marks))
-        if reply.get("totals") != expect["totals"]:
-            what, expected = "the totals differ (S4)", str(expect["totals"])
-            raise Diverged(Divergence(step, sent, what, expected, str(reply.get("totals"))))
-        raw_ranking = reply.get("ranking")
-        listed: list[Any] = raw_ranking if isinstance(raw_ranking, list) else []
-        ranking = [(r.get("place"), r.get("seat")) for r in listed if isinstance(r, dict)]
-        wanted_ranking = [(r["place"], r["seat"]) for r in expect["ranking"]]
-        if ranking != wanted_ranking:
-            expected, actual = places_text(wanted_ranking), places_text(ranking)
-            raise Diverged(Divergence(step, sent, "the ranking differs (S3/S4)", expected, actual))
+        self.must_succeed(reply, step, "result", "scores", self.blame_now)
+        actual = result_shape(reply)
+        wanted = result_shape(expect)
+        blame = first_result_difference(wanted, actual, position)
+        if blame is None:
+            return
+        raise diverge(
+            step,
+            sent,
+            f"the result differs, first in the {blame.field}",
+            blame,
+            expected=json.dumps(wanted, separators=(",", ":")),
+            actual=json.dumps(actual, separators=(",", ":")),
+            kind="result",
+            context=position,
+        )
 
     def run_perft(self) -> None:
-        reply = self.ask("new_game", **self.case["setup"])
-        if not reply.get("ok"):
-            raise Diverged(
-                Divergence(
-                    0,
-                    "new_game",
-                    f"expected the set-up accepted, the engine {describe_reply(reply)}",
-                )
-            )
-        for number, action in enumerate(self.case["script"], start=1):
+        """Replay the script (each position checked against the reference's), then compare
+        the perft count; a count that differs is followed down the divide to the first
+        position whose moves differ, and blamed on that position's phase rule."""
+        reference = ReferenceGame(self.case["setup"])
+        self.new_game()
+        position = reference.position()
+        self.check_position(0, "new_game", position)
+        self.play(reference, self.case["script"], first_step=1)
+        steps = len(self.case["script"])
+        last = self.case["script"][-1] if steps else "new_game"
+        self.check_position(steps, last, self.case["position"])
+        depth = self.case["depth"]
+        sent = f"perft {depth}"
+        self.blame_now = Blame(blame_legal(self.case["position"]).rule, "perft")
+        nodes, divide = self.perft(depth, steps, sent)
+        expect = self.case["expect"]
+        if nodes == expect["nodes"] and divide == expect["divide"]:
+            return
+        lines = [f"nodes: expected {expect['nodes']}, engine {nodes}"]
+        for key in sorted(set(expect["divide"]) | set(divide)):
+            want, got = expect["divide"].get(key, "absent"), divide.get(key, "absent")
+            if want != got:
+                lines.append(f"  {key}: expected {want}, engine {got}")
+            if len(lines) > 8:
+                lines.append("  …")
+                break
+        try:
+            path, found, blame = self.descend(reference, depth, expect["divide"], divide)
+        except Diverged as diverged:  # a position on the way down already differs
+            first = diverged.divergence
+            what = f"the perft count differs; following it down: {first.what}"
+            raise Diverged(replace(first, what=what)) from None
+        where = f"after {', '.join(path)}" if path else "at the root"
+        lines.append(f"first position whose moves differ, {where}: {found}")
+        raise diverge(steps, sent, "the perft count differs", blame, actual="\n".join(lines))
+
+    # -- perft helpers --------------------------------------------------------------------
+    def play(self, reference: ReferenceGame, actions: list[str], first_step: int) -> None:
+        """Send `actions`, each to be accepted, each position equal to the reference's."""
+        for number, action in enumerate(actions, start=first_step):
+            before = reference.position()
+            self.blame_now = Blame(action_rule(action, variant_of(before)), "action")
             reply = self.ask("action", action=action)
             if not reply.get("ok"):
-                raise Diverged(
-                    Divergence(
-                        number, action, f"expected accepted, the engine {describe_reply(reply)}"
-                    )
-                )
-        steps = len(self.case["script"])
-        self.check_position(steps, "(before perft)", self.case["position"])
-        sent = f"perft {self.case['depth']}"
-        reply = self.ask("perft", depth=self.case["depth"])
-        nodes = self.must_succeed(reply, steps, sent, "nodes")
-        expect = self.case["expect"]
+                what = f"expected accepted, the engine {describe_reply(reply)}"
+                raise diverge(number, action, what, blame_verdict(action, before, {"ok": True}))
+            reference.act(action)
+            self.check_position(number, action, reference.position(), reference.result())
+
+    def perft(self, depth: int, step: int, sent: str) -> tuple[object, dict[str, object]]:
+        reply = self.ask("perft", depth=depth)
+        assert self.blame_now is not None
+        nodes = self.must_succeed(reply, step, sent, "nodes", self.blame_now)
         raw = reply.get("divide")
-        divide: dict[str, object] = raw if isinstance(raw, dict) else {}
-        if nodes != expect["nodes"] or divide != expect["divide"]:
-            lines = [f"nodes: expected {expect['nodes']}, engine {nodes}"]
-            for key in sorted(set(expect["divide"]) | set(divide)):
-                want, got = expect["divide"].get(key, "absent"), divide.get(key, "absent")
-                if want != got:
-                    lines.append(f"  {key}: expected {want}, engine {got}")
-                if len(lines) > 8:
-                    lines.append("  …")
-                    break
-            what = "the perft count differs"
-            raise Diverged(Divergence(steps, sent, what, "", "\n".join(lines)))
+        return nodes, raw if isinstance(raw, dict) else {}
+
+    def descend(
+        self,
+        reference: ReferenceGame,
+        depth: int,
+        wanted: dict[str, object],
+        divide: dict[str, object],
+    ) -> tuple[list[str], str, Blame]:
+        """Follow the first differing divide entry down to the position whose moves differ:
+        (the path of nodes, what differs there, the blame). Positions on the way are checked
+        too: a position that differs is blamed as in a game (raised as the divergence)."""
+        path: list[str] = []
+        steps = len(self.case["script"])
+        while True:
+            here = reference.position()
+            missing = [key for key in wanted if key not in divide]
+            extra = sorted(key for key in divide if key not in wanted)
+            if missing or extra or depth <= 1:
+                found = (
+                    "; ".join(
+                        part
+                        for part in (
+                            f"missing {', '.join(missing[:4])}" if missing else "",
+                            f"extra {', '.join(extra[:4])}" if extra else "",
+                        )
+                        if part
+                    )
+                    or "the same moves, other counts"
+                )
+                return path, found, blame_perft_moves(here)
+            key = next(key for key in wanted if wanted[key] != divide[key])
+            path.append(key)
+            depth -= 1
+            self.new_game()
+            reference = ReferenceGame(self.case["setup"])
+            actions = self.case["script"] + [a for node in path for a in node_actions(node)]
+            self.play(reference, actions, first_step=1)
+            sent = f"perft {depth} after {', '.join(path)}"
+            _, divide = self.perft(depth, steps, sent)
+            wanted = reference.divide(depth)
 
 
-def places_text(pairs: list[tuple[object, object]]) -> str:
-    return ", ".join(f"{place}. seat {seat}" for place, seat in pairs)
+class ReferenceGame:
+    """The reference engine (dekal_ref) played alongside, for what a frozen case does not
+    store: the position after each step of a perft script, and the divide below a node."""
+
+    def __init__(self, setup: Message) -> None:
+        import dekal_ref
+        from dekal.conformance.adapter import ProtocolAdapter
+
+        self.adapter = ProtocolAdapter(dekal_ref)
+        self.adapter.new_game(setup)
+
+    def act(self, action: str) -> None:
+        self.adapter.action({"action": action})
+
+    def position(self) -> str:
+        return str(self.adapter.position({})["position"])
+
+    def result(self) -> Message | None:
+        """The result once a round is scored (None before)."""
+        reply = self.adapter.handle({"cmd": "result"})
+        return reply if reply.get("ok") else None
+
+    def divide(self, depth: int) -> dict[str, object]:
+        return dict(self.adapter.perft({"depth": depth})["divide"])
+
+
+def node_actions(node: str) -> list[str]:
+    """The actions of a perft node: `reveals a1,-,c3` is one reveal per seat that picks."""
+    if not node.startswith("reveals "):
+        return [node]
+    picks = node.removeprefix("reveals ").split(",")
+    return [f"reveal {seat} {cell}" for seat, cell in enumerate(picks) if cell != "-"]
+
+
+def result_shape(reply: Message) -> Message:
+    """A result reduced to what is compared: each seat's points, cards left and cancelled
+    cells (sorted), the totals, the ranking as [place, seat] pairs; odd values kept visible."""
+    raw_scores = reply.get("scores")
+    scores = raw_scores if isinstance(raw_scores, list) else []
+    raw_ranking = reply.get("ranking")
+    ranking = raw_ranking if isinstance(raw_ranking, list) else []
+    return {
+        "scores": [
+            {
+                "points": score.get("points"),
+                "remaining": score.get("remaining"),
+                "cancelled": cell_list(score.get("cancelled")),
+            }
+            if isinstance(score, dict)
+            else {"points": None, "remaining": None, "cancelled": [repr(score)]}
+            for score in scores
+        ],
+        "totals": reply.get("totals"),
+        "ranking": [
+            [r.get("place"), r.get("seat")] if isinstance(r, dict) else [None, None]
+            for r in ranking
+        ],
+    }
+
+
+def first_result_difference(wanted: Message, actual: Message, position: str) -> Blame | None:
+    """The first part of the result that differs, in the order of RESULT_PARTS."""
+    seats = max(len(wanted["scores"]), len(actual["scores"]))
+    for part in RESULT_PARTS[:3]:
+        for seat in range(seats):
+            want = wanted["scores"][seat] if seat < len(wanted["scores"]) else {}
+            got = actual["scores"][seat] if seat < len(actual["scores"]) else {}
+            if want.get(part) != got.get(part):
+                return blame_result(part, position, seat)
+    for part in RESULT_PARTS[3:]:
+        if wanted[part] != actual[part]:
+            return blame_result(part, position)
+    return None
 
 
 def cell_list(value: object) -> list[str]:
@@ -336,54 +525,64 @@ def cell_list(value: object) -> list[str]:
 
 
 def compare_sets(
-    step: int | None, sent: str, what: str, expected: list[str], actual: object
+    step: int | None,
+    sent: str,
+    what: str,
+    expected: list[str],
+    actual: object,
+    blame: Blame,
 ) -> None:
+    """Two lists compared as sets (legal actions, legal pushes); `blame` is the rule that
+    decides them."""
     if not isinstance(actual, list) or not all(isinstance(a, str) for a in actual):
-        raise Diverged(
-            Divergence(
-                step, sent, f"{what}: not a list of strings", " ".join(expected), str(actual)
-            )
+        raise diverge(
+            step,
+            sent,
+            f"{what}: not a list of strings",
+            blame,
+            expected=" ".join(expected),
+            actual=str(actual),
         )
     if len(set(actual)) != len(actual):
-        raise Diverged(
-            Divergence(
-                step,
-                sent,
-                f"{what}: listed twice: {sorted(a for a in set(actual) if actual.count(a) > 1)}",
-            )
-        )
+        twice = sorted(a for a in set(actual) if actual.count(a) > 1)
+        raise diverge(step, sent, f"{what}: listed twice: {twice}", blame)
     missing, extra = sorted(set(expected) - set(actual)), sorted(set(actual) - set(expected))
     if missing or extra:
         parts = ([f"missing {', '.join(missing)}"] if missing else []) + (
             [f"extra {', '.join(extra)}"] if extra else []
         )
-        raise Diverged(
-            Divergence(
-                step,
-                sent,
-                f"{what} differ: {'; '.join(parts)}",
-                " ".join(expected),
-                " ".join(actual),
-            )
+        raise diverge(
+            step,
+            sent,
+            f"{what} differ: {'; '.join(parts)}",
+            blame,
+            expected=" ".join(expected),
+            actual=" ".join(actual),
         )
 
 
 def run_case(engine: Engine, case: Case, timeout: float) -> Outcome:
-    """Run one case; never raises for an engine fault (the outcome is `error`)."""
+    """Run one case; never raises for an engine fault (the outcome is `error`, blamed on the
+    rule of the request in flight when there is one)."""
     reason = missing_support(case, engine.info)
     if reason:
         return Outcome(case, "skip", message=reason)
     started = time.monotonic()
+    case_run = CaseRun(engine, case, timeout)
     try:
-        CaseRun(engine, case, timeout).run()
+        case_run.run()
     except Diverged as diverged:
-        return Outcome(case, "fail", diverged.divergence, seconds=time.monotonic() - started)
+        divergence = diverged.divergence
+        seconds = time.monotonic() - started
+        return Outcome(case, "fail", divergence, seconds=seconds, blame=divergence.blame)
     except EngineError as error:
-        return Outcome(case, "error", message=str(error), seconds=time.monotonic() - started)
+        seconds = time.monotonic() - started
+        return Outcome(case, "error", message=str(error), seconds=seconds, blame=case_run.blame_now)
     except (TypeError, AttributeError, KeyError, ValueError, IndexError) as error:
         # A reply with the right framing but the wrong shape (a number where a list goes…).
         message = f"the engine's reply is malformed ({type(error).__name__}: {error})"
-        return Outcome(case, "error", message=message, seconds=time.monotonic() - started)
+        seconds = time.monotonic() - started
+        return Outcome(case, "error", message=message, seconds=seconds, blame=case_run.blame_now)
     return Outcome(case, "pass", seconds=time.monotonic() - started)
 
 
@@ -396,6 +595,8 @@ class Run:
     outcomes: list[Outcome] = field(default_factory=list)
     aborted: str = ""  # why the run stopped early (the engine could not be restarted)
     strict: bool = False  # count `should`-level failures too
+    cases: list[Case] = field(default_factory=list)  # every case asked for, run or not
+    stopped: str = ""  # why the run stopped before the last case by request (--fail-fast)
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
@@ -409,7 +610,17 @@ class Run:
     @property
     def unexpected(self) -> list[Outcome]:
         """What makes the run fail: every bad `must` outcome (and `should` ones if strict)."""
-        return [o for o in self.not_passing if self.strict or o.case.get("level") == "must"]
+        return [o for o in self.not_passing if self.is_unexpected(o)]
+
+    def is_unexpected(self, outcome: Outcome) -> bool:
+        bad = outcome.status in ("fail", "error", "xpass")
+        return bad and (self.strict or outcome.case.get("level") == "must")
+
+    @property
+    def not_run(self) -> list[Case]:
+        """Cases asked for that have no outcome (the run stopped at --fail-fast)."""
+        done = {id(o.case) for o in self.outcomes}
+        return [case for case in self.cases if id(case) not in done]
 
 
 def run_suite(
@@ -419,12 +630,14 @@ def run_suite(
     timeout: float = 10.0,
     advance: Callable[[Outcome], None] | None = None,
     strict: bool = False,
+    fail_fast: bool = False,
 ) -> Run:
-    """Run every case, restarting the engine after an error; stop only if it cannot restart."""
+    """Run every case, restarting the engine after an error; stop only if it cannot restart,
+    or, with `fail_fast`, after the first unexpected failure, error or pass."""
     from dekal.conformance.client import EngineUnusable
 
     expected_failures = expected_failures or {}
-    run = Run(engine.label, dict(engine.info), strict=strict)
+    run = Run(engine.label, dict(engine.info), strict=strict, cases=list(cases))
     for index, case in enumerate(cases):
         outcome = run_case(engine, case, timeout)
         if outcome.status == "error":
@@ -453,4 +666,10 @@ def run_suite(
         run.outcomes.append(outcome)
         if advance is not None:
             advance(outcome)
+        if fail_fast and run.is_unexpected(outcome) and index + 1 < len(cases):
+            run.stopped = (
+                f"stopped after {case['id']}, the first unexpected {outcome.status} "
+                f"(--fail-fast): {len(cases) - index - 1} cases not run"
+            )
+            break
     return run

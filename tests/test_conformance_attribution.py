@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dekal.conformance.attribution import (
     Blame,
+    blame_grid_request,
     blame_legal,
+    blame_perft_moves,
     blame_position,
     blame_public,
     blame_refused_step_moved,
@@ -102,3 +104,38 @@ def test_result_parts_have_their_scoring_rules() -> None:
     assert blame_result("points", TURN_ENDED).rule == "S2"
     assert blame_result("ranking", TURN_ENDED).rule == "S3"
     assert blame_result("ranking", changed(TURN_ENDED, 0, "slide/lowest/100")).rule == "S4"
+
+
+def test_totals_are_s2_in_a_single_round_and_s4_in_a_match() -> None:
+    assert blame_result("totals", TURN_ENDED) == Blame("S2", "totals")
+    assert blame_result("totals", changed(TURN_ENDED, 0, "slide/lowest/100")).rule == "S4"
+
+
+def test_a_seats_score_names_the_seat_in_the_field() -> None:
+    assert blame_result("cancelled", TURN_ENDED, seat=1) == Blame("S1", "cancelled cells of seat 1")
+    assert blame_result("remaining", TURN_ENDED, seat=0) == Blame("S2", "cards left of seat 0")
+
+
+def test_single_grid_push_requests_blame_the_variant_or_the_refusing_rule() -> None:
+    assert blame_grid_request("slide", "grid") == Blame("P1", "grid")
+    assert blame_grid_request("eject", "legal pushes") == Blame("P2", "legal pushes")
+    assert blame_grid_request("eject", "verdict", {"ok": False, "rule": "M1"}).rule == "M1"
+    assert blame_grid_request("slide", "verdict", {"ok": False, "kind": "notation"}).rule == "B1"
+
+
+def test_perft_moves_that_differ_are_blamed_on_the_phase_rule() -> None:
+    assert blame_perft_moves(TURN_ENDED) == Blame("T1", "perft moves")
+    assert blame_perft_moves(AFTER_PUSH).rule == "T3"
+    assert blame_perft_moves(TAKEN).rule == "P1"
+
+
+def test_a_wrong_rules_line_is_blamed_on_the_variant_it_gets_wrong() -> None:
+    def rules(line: str) -> str:
+        return changed(AFTER_PUSH, 0, line)
+
+    assert blame_position("new_game", AFTER_PUSH, rules("eject/lowest/single")) == Blame(
+        "P1", "rules"
+    )
+    assert blame_position("new_game", AFTER_PUSH, rules("slide/chosen/single")).rule == "F1"
+    assert blame_position("new_game", AFTER_PUSH, rules("slide/lowest/100")).rule == "S4"
+    assert blame_position("new_game", AFTER_PUSH, rules("slide")).rule == "M3"

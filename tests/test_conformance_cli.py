@@ -204,6 +204,60 @@ def test_fuzz_catches_a_broken_engine_shrinks_it_and_saves_a_case(tmp_path: Path
     assert code == 1 and "expected refused with rule P1, the engine accepted" in out
 
 
+def test_smoke_runs_one_short_case_per_rule_and_kind() -> None:
+    code, out = dekal("conformance", "run", "--engine", REF, "--smoke", "--json")
+    (engine,) = json.loads(out)["engines"]
+    ran = {case["id"] for case in engine["cases"]}
+    assert code == 0 and 10 < len(ran) < 60 and engine["summary"]["pass"] == len(ran)
+    kinds = {case["kind"] for case in load_cases()}
+    assert {case["kind"] for case in engine["cases"]} == kinds
+
+
+def test_fail_fast_stops_at_the_first_failure_and_says_what_was_not_run() -> None:
+    code, out = dekal(
+        "conformance",
+        "run",
+        "--python",
+        "test_conformance_runner:diagonal",
+        "--filter",
+        "score",
+        "--fail-fast",
+    )
+    assert code == 1 and out.count("\nFAIL ") == 1
+    assert "(--fail-fast)" in out and "cases not run" in out
+
+
+def test_the_json_report_is_versioned_with_coverage_and_blame() -> None:
+    code, out = dekal(
+        "conformance",
+        "run",
+        "--python",
+        "test_conformance_runner:diagonal",
+        "--filter",
+        "score-0001,score-0003",
+        "--json",
+    )
+    report = json.loads(out)
+    (engine,) = report["engines"]
+    assert code == 1 and report["report_version"] == 1
+    assert engine["coverage"]["claimed"] == {"count": 1, "of": 2, "ratio": 0.5}
+    failed = next(case for case in engine["cases"] if case["status"] == "fail")
+    assert (failed["rule"], failed["field"]) == ("S1", "cancelled cells")
+
+
+def test_the_text_report_shows_coverage_and_skips_grouped_by_need() -> None:
+    code, out = dekal(
+        "conformance",
+        "run",
+        "--python",
+        "test_conformance_runner:chosen_only",
+        "--filter",
+        "F1,F3",
+    )
+    assert code == 0 and "must-level coverage of what you claim: 100.0%" in out
+    assert "needs first: lowest (not claimed): " in out and "core coverage: " in out
+
+
 # -- this file as a faulty engine ---------------------------------------------------------------
 def serve_faulty(mode: str) -> None:
     """The reference, with one fault: used as a subprocess engine by the tests above."""

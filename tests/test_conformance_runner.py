@@ -17,6 +17,7 @@ import pytest
 
 import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
+from dekal.conformance.attribution import Blame
 from dekal.conformance.client import EngineUnusable, InProcessEngine, bundled_engine
 from dekal.conformance.protocol import Message
 from dekal.conformance.runner import Run, run_suite
@@ -161,6 +162,11 @@ def seat_by_perft() -> SeatByPerft:
     return SeatByPerft(dekal_ref)
 
 
+def chosen_only() -> ProtocolAdapter:
+    """Correct, but claims only the chosen first player, one round, no perft (skips, not bugs)."""
+    return ProtocolAdapter(dekal_ref, first_rules=("chosen",), features=())
+
+
 class Faulty(ProtocolAdapter):
     """Crashes, hangs or answers garbage on one command (and is fine otherwise)."""
 
@@ -211,7 +217,7 @@ def test_diagonal_cancellation_is_caught_with_a_picture() -> None:
     text = run_text(run)
     assert "FAIL score-0003" in text and "[" in text  # cancelled cells are bracketed in the picture
     game = next(o for o in run.outcomes if o.id == "game-0001")
-    assert game.divergence is not None and "S1" in game.divergence.what
+    assert game.blame is not None and game.blame.rule == "S1"
 
 
 def test_a_refusal_with_the_wrong_rule_is_a_failure_not_a_pass() -> None:
@@ -315,3 +321,61 @@ def test_should_level_failures_count_only_when_strict() -> None:
     assert statuses(lenient) == {"B1-neg-0001": "fail", "T1-neg-0001": "pass"}
     assert lenient.unexpected == [] and [o.id for o in lenient.not_passing] == ["B1-neg-0001"]
     assert [o.id for o in strict.unexpected] == ["B1-neg-0001"]
+
+
+def test_an_engine_fault_is_blamed_on_the_request_in_flight() -> None:
+    run = judge(lambda: Faulty("crash", "legal"), subset("game-0001"), timeout=0.5)
+    (outcome,) = run.outcomes
+    assert outcome.status == "error" and outcome.blame is not None
+    assert outcome.blame.field == "legal actions"
+
+
+def test_fail_fast_stops_at_the_first_unexpected_failure() -> None:
+    cases = subset("score-0001", "score-0003", "score-0007")
+    run = judge(diagonal, cases, fail_fast=True)
+    assert statuses(run) == {"score-0001": "pass", "score-0003": "fail"}
+    assert [case["id"] for case in run.not_run] == ["score-0007"]
+    assert "--fail-fast" in run.stopped
+
+
+def test_fail_fast_goes_on_past_expected_failures() -> None:
+    cases = subset("score-0003", "score-0007")
+    run = judge(diagonal, cases, fail_fast=True, expected_failures={"score-0003": "known"})
+    assert statuses(run) == {"score-0003": "xfail", "score-0007": "fail"} and run.not_run == []
+
+
+def one_push_only() -> SimpleNamespace:
+    """Bug: only the first legal push is listed (P1 broken for every hole but a corner's)."""
+
+    def legal_actions(state: Any) -> list[Any]:
+        actions = dekal_ref.legal_actions(state)
+        pushing = actions and isinstance(actions[0], dekal_ref.PushMove)
+        return actions[:1] if pushing else actions
+
+    return api(legal_actions=legal_actions)
+
+
+def test_a_wrong_perft_count_is_followed_down_to_the_position_whose_moves_differ() -> None:
+    run = judge(one_push_only, subset("perft-0005"))  # the root takes; the pushes are below
+    (outcome,) = run.outcomes
+    assert outcome.status == "fail" and outcome.divergence is not None
+    assert outcome.blame == Blame("P1", "perft moves")
+    located = outcome.divergence.actual.splitlines()[-1]
+    assert located.startswith("first position whose moves differ, after take ")
+    assert "missing push " in located
+
+
+def test_a_perft_script_that_diverges_is_blamed_at_its_step() -> None:
+    class TurnsNeverEnd(ProtocolAdapter):
+        """Bug: the turn counter of the position line never moves past 1 (T5)."""
+
+        def position(self, request: Message) -> Message:
+            reply = super().position(request)
+            return {
+                k: " ".join(v.split(" ")[:1] + ["1.1"] + v.split(" ")[2:]) for k, v in reply.items()
+            }
+
+    run = judge(lambda: TurnsNeverEnd(dekal_ref), subset("perft-0006"))
+    (outcome,) = run.outcomes
+    assert outcome.divergence is not None and outcome.blame == Blame("T5", "round.turn")
+    assert 1 <= (outcome.divergence.step or 0) < len(outcome.case["script"])
