@@ -257,6 +257,19 @@ def test_perft_under_another_convention_is_caught() -> None:
     assert run.count("fail") >= 10 and statuses(run)["perft-0013"] == "pass"  # depth 0 agrees
 
 
+class MiscountedPerft(ProtocolAdapter):
+    """Right divide, wrong total: its perft nodes are not the sum of its own divide."""
+
+    def perft(self, request: Message) -> Message:
+        reply = super().perft(request)
+        return {**reply, "nodes": reply["nodes"] + 1}
+
+
+def test_a_perft_total_that_is_not_its_divides_sum_fails_without_crashing_the_runner() -> None:
+    run = judge(lambda: MiscountedPerft(dekal_ref), subset("perft"))
+    assert run.count("fail") >= 10 and run.count("error") == 0
+
+
 @pytest.mark.parametrize(
     ("fault", "command", "kind", "status"),
     [
