@@ -13,6 +13,7 @@ does not claim), `xfail` (failed, listed in --expect) or `xpass` (passed, but li
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -73,6 +74,18 @@ def missing_support(case: Case, info: Message) -> str | None:
     missing = [f for f in needs.get("features", []) if f not in info.get("features", [])]
     if missing:
         return f"feature {', '.join(missing)} not claimed"
+    return needs_given_deal(case, info)
+
+
+def needs_given_deal(case: Case, info: Message) -> str | None:
+    """An engine that deals for itself (hello `"deals": "own"`) cannot play a case whose
+    expectations follow from a deal the runner gives (spec/protocol.md, own-deal mode)."""
+    if info.get("deals") != "own":
+        return None
+    setup = case.get("setup", {})
+    steps = case.get("steps", [])
+    if "deal" in setup or any("new_round" in step for step in steps):
+        return "needs a given deal (the engine deals its own)"
     return None
 
 
@@ -132,7 +145,34 @@ class CaseRun:
     def run(self) -> None:
         getattr(self, "run_" + self.case["kind"])()
 
+    def check_unit_refusal(self, cmd: str) -> bool:
+        """A single-request case that expects a refusal (suite v2): compare the typed refusal.
+        True when the case expected one (and got it)."""
+        expect = self.case["expect"]
+        if expect.get("ok", True):
+            return False
+        fields = self.case["input"]
+        sent = f"{cmd} " + " ".join(f"{name}={value!r}" for name, value in fields.items())
+        reply = self.ask(cmd, **fields)
+        if not same_refusal(expect, reply):
+            what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
+            raise Diverged(Divergence(None, sent, what))
+        return True
+
+    def run_deal(self) -> None:
+        """Feature seeded-deal: the deal of spec/rules.md for a seed, player count and round."""
+        if self.check_unit_refusal("deal"):
+            return
+        fields = self.case["input"]
+        sent = f"deal seed {fields['seed']}, {fields['players']} players, round {fields['round']}"
+        deal = self.must_succeed(self.ask("deal", **fields), None, sent, "deal")
+        if deal != self.case["expect"]["deal"]:
+            expected, actual = json.dumps(self.case["expect"]["deal"]), json.dumps(deal)
+            raise Diverged(Divergence(None, sent, "the deal differs", expected, actual))
+
     def run_score(self) -> None:
+        if self.check_unit_refusal("score"):
+            return
         grid, expect = self.case["input"]["grid"], self.case["expect"]
         sent = f"score {grid}"
         reply = self.ask("score", grid=grid)
@@ -160,6 +200,8 @@ class CaseRun:
             )
 
     def run_pushes(self) -> None:
+        if self.check_unit_refusal("pushes"):
+            return
         fields = self.case["input"]
         sent = f"pushes {fields['grid']} ({fields['variant']})"
         pushes = self.must_succeed(self.ask("pushes", **fields), None, sent, "pushes")
@@ -230,6 +272,9 @@ class CaseRun:
         position = self.start()
         for number, step in enumerate(self.case["steps"], start=1):
             expect = step["expect"]
+            if "request" in step:
+                self.run_request_step(number, step, position)
+                continue
             if "action" in step:
                 sent = step["action"]
                 reply = self.ask("action", action=sent)
@@ -254,6 +299,26 @@ class CaseRun:
                 compare_sets(number, sent, "legal actions", expect["legal"], legal)
             if "result" in expect:
                 self.check_result(number, sent, expect["result"], position)
+
+    def run_request_step(self, number: int, step: Message, position: str) -> None:
+        """A step that sends another request (suite v2: `result` before the round is
+        scored, bad perft depths): its typed refusal, or its answer; the game unchanged."""
+        request, expect = step["request"], step["expect"]
+        sent = " ".join([request["cmd"], *(f"{k}={v!r}" for k, v in request.items() if k != "cmd")])
+        reply = self.ask(**request)
+        if not same_refusal(expect, reply):
+            what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
+            raise Diverged(Divergence(number, sent, what))
+        if expect["ok"] and request["cmd"] == "result":
+            self.check_result(number, sent, expect["reply"], position)
+        elif expect["ok"]:
+            answer = {k: v for k, v in reply.items() if k not in ("id", "ok")}
+            if answer != expect["reply"]:
+                what = "the answer differs"
+                raise Diverged(
+                    Divergence(number, sent, what, json.dumps(expect["reply"]), json.dumps(answer))
+                )
+        self.check_position(number, sent, position, after_refusal=not expect["ok"])
 
     def check_result(self, step: int, sent: str, expect: Message, position: str) -> None:
         reply = self.ask("result")
