@@ -20,7 +20,7 @@ from typing import Any
 from dekal.conformance import PROTOCOL_VERSION
 from dekal.conformance.protocol import Message, refusal
 from dekal.conformance.reachable import check_reachable
-from dekal_ref.actions import parse_action
+from dekal_ref.actions import PushMove, Reveal, Take, parse_action
 from dekal_ref.deal import SplitMix64, check_players, deal_from_deck, seeded_deal, shuffled_deck
 from dekal_ref.errors import IllegalAction, NotationError
 from dekal_ref.notation import (
@@ -223,7 +223,13 @@ class ProtocolAdapter:
     def action(self, request: Message) -> Message:
         """One action, read by dekal_ref's parse_action (spec/notation.md, "Actions")."""
         state = self._game()
-        self.state = self.api.apply(state, parse_action(_field(request, "action")))
+        action = parse_action(_field(request, "action"))
+        if isinstance(action, Reveal):
+            self.state = self.api.reveal(state, action.seat, action.cell)
+        elif isinstance(action, Take):
+            self.state = self.api.take(state, action.seat, action.card)
+        elif isinstance(action, PushMove):
+            self.state = self.api.push(state, action.seat, action.push)
         return {}
 
     def position(self, request: Message) -> Message:

@@ -45,8 +45,19 @@ def _by_id(games: list[Game], case_id: str) -> Game:
     return next(game for game in games if game.id == case_id)
 
 
+TWIN_OF: dict[str, str] = {}
+"""Case ID -> the ID of the case that makes the same check under the other first-player rule
+(the test of coverage counts a check as run when either runs)."""
+
+
+def _twins(*pairs: tuple[str, str]) -> None:
+    for one, other in pairs:
+        TWIN_OF[one], TWIN_OF[other] = other, one
+
+
 def chosen_twin(case_id: str, source: str, first_player: int = 0) -> Game:
     """The v1 game `source` again under the `chosen` rule: its check does not depend on it."""
+    _twins((source, case_id))
     game = _by_id(GAMES + NEGATIVE, source)
     return replace(
         game,
@@ -145,6 +156,18 @@ CLASSES: list[Game] = [
         deal=Twins((0, 3), seed=1),
         script=("twin round",),
         seed=36,
+        expect_places=(1, 2, 2, 4),
+    ),
+    Game(
+        "game-0307",
+        "S3: four players, the middle two share (places 1, 2, 2, 4), chosen first player",
+        ("S3",),
+        players=4,
+        first="chosen",
+        first_player=3,
+        deal=Twins((1, 2), seed=1),
+        script=("twin round",),
+        seed=37,
         expect_places=(1, 2, 2, 4),
     ),
     Game(
@@ -282,6 +305,56 @@ CLASSES: list[Game] = [
 
 
 # -- the answers of spec/protocol.md, as cases -----------------------------------------------
+PRECEDENCE: list[Game] = [
+    Game(
+        "proto-0011",
+        "M2 ranks before unsupported: an unknown push variant with a deal for 3 seats in a "
+        "2-player game",
+        ("M2",),
+        players=2,
+        deal=Seeded(631, players=3),
+        rules_extra=(("push", "zigzag"),),
+        refuse_setup="M2",
+    ),
+    Game(
+        "proto-0012",
+        "unsupported ranks before M3: an unknown push variant with a hole in a grid",
+        ("M3",),
+        players=2,
+        deal=Explicit(("1234/5678/9T12/345.", "1234/5678/9T12/3456"), "6"),
+        rules_extra=(("push", "zigzag"),),
+        refuse_setup="unsupported",
+    ),
+    Game(
+        "proto-0013",
+        "unsupported ranks before M1: an unknown push variant with 101 cards",
+        ("M1",),
+        players=2,
+        deal=Broken(633, "long-pile"),
+        rules_extra=(("push", "zigzag"),),
+        refuse_setup="unsupported",
+    ),
+    Game(
+        "proto-0014",
+        "notation ranks before unsupported: an unknown push variant with an unreadable grid",
+        ("B1",),
+        players=2,
+        deal=Broken(634, "short-grid"),
+        rules_extra=(("push", "zigzag"),),
+        refuse_setup="notation",
+    ),
+    Game(
+        "proto-0015",
+        "unsupported ranks before F3: an unknown first-player rule without a first player",
+        ("F3",),
+        players=2,
+        deal=Seeded(635),
+        rules_extra=(("first", "youngest"),),
+        refuse_setup="unsupported",
+    ),
+]
+"""Where `unsupported` and `notation` rank in new_game (lowest rule; chosen twins follow)."""
+
 PROTOCOL: list[Game] = [
     *[
         Game(
@@ -362,52 +435,18 @@ PROTOCOL: list[Game] = [
         omit_first_player=True,
         refuse_setup="F3",
     ),
-    Game(
-        "proto-0011",
-        "M2 ranks before unsupported: an unknown push variant with a deal for 3 seats in a "
-        "2-player game",
-        ("M2",),
-        players=2,
-        deal=Seeded(631, players=3),
-        rules_extra=(("push", "zigzag"),),
-        refuse_setup="M2",
-    ),
-    Game(
-        "proto-0012",
-        "unsupported ranks before M3: an unknown push variant with a hole in a grid",
-        ("M3",),
-        players=2,
-        deal=Explicit(("1234/5678/9T12/345.", "1234/5678/9T12/3456"), "6"),
-        rules_extra=(("push", "zigzag"),),
-        refuse_setup="unsupported",
-    ),
-    Game(
-        "proto-0013",
-        "unsupported ranks before M1: an unknown push variant with 101 cards",
-        ("M1",),
-        players=2,
-        deal=Broken(633, "long-pile"),
-        rules_extra=(("push", "zigzag"),),
-        refuse_setup="unsupported",
-    ),
-    Game(
-        "proto-0014",
-        "notation ranks before unsupported: an unknown push variant with an unreadable grid",
-        ("B1",),
-        players=2,
-        deal=Broken(634, "short-grid"),
-        rules_extra=(("push", "zigzag"),),
-        refuse_setup="notation",
-    ),
-    Game(
-        "proto-0015",
-        "unsupported ranks before F3: an unknown first-player rule without a first player",
-        ("F3",),
-        players=2,
-        deal=Seeded(635),
-        rules_extra=(("first", "youngest"),),
-        refuse_setup="unsupported",
-    ),
+    *PRECEDENCE,
+    *[
+        replace(
+            game,
+            id=f"proto-{number + 7:04d}",
+            title=f"{game.title} (chosen first player)",
+            first="chosen",
+            first_player=0,
+        )
+        for game in PRECEDENCE
+        for number in [int(game.id[-4:])]
+    ],
     Game(
         "proto-0016",
         "a bad perft depth (negative, fractional, text, boolean, missing) is bad_request and "
@@ -501,6 +540,14 @@ ACTIONS: list[Game] = [
 ]
 
 V2_GAMES: list[Game] = TWINS + CLASSES + PROTOCOL + ACTIONS
+_twins(
+    ("game-0306", "game-0307"),
+    ("T5-neg-0002", "T5-neg-0003"),
+    ("proto-0001", "proto-0002"),
+    ("B1-neg-0007", "B1-neg-0008"),
+    ("proto-0016", "proto-0017"),
+    *((f"proto-{n:04d}", f"proto-{n + 7:04d}") for n in range(11, 15)),
+)
 
 
 # -- notation refusals of the single-grid commands ---------------------------------------------
@@ -921,4 +968,21 @@ POSITIONS: list[FromPosition] = [
         edit=((0, "slide/lowest/20"),),
         refused="S4",
     ),
+]
+
+
+def _chosen_position(case_id: str, source: str) -> FromPosition:
+    """The position case `source` reached under the `chosen` rule (seat 0 starts)."""
+    _twins((source, case_id))
+    item = next(p for p in POSITIONS if p.id == source)
+    reach = replace(item.reach, first="chosen", first_player=0)
+    return replace(item, id=case_id, title=f"{item.title} (chosen first player)", reach=reach)
+
+
+POSITIONS += [
+    _chosen_position("position-0011", "position-0002"),
+    _chosen_position("position-0105", "position-0101"),
+    _chosen_position("position-0106", "position-0102"),
+    _chosen_position("position-0107", "position-0103"),
+    _chosen_position("position-0206", "position-0201"),
 ]
