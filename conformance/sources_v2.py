@@ -65,6 +65,7 @@ def chosen_twin(case_id: str, source: str, first_player: int = 0) -> Game:
         title=f"{game.title} (chosen first player: as {source})",
         first="chosen",
         first_player=first_player,
+        level="must",  # the twins of B1-neg-0001/0002 are must-level, as those are in v2
     )
 
 
