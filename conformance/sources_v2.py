@@ -69,6 +69,15 @@ def chosen_twin(case_id: str, source: str, first_player: int = 0) -> Game:
     )
 
 
+def lowest_twin(case_id: str, source: str, **changes: object) -> Game:
+    """The v1 game `source` (chosen) again under the lowest-card rule; `changes` arrange the
+    deal so that the seat that started under `chosen` reveals the lowest card."""
+    _twins((source, case_id))
+    game = _by_id(GAMES + NEGATIVE, source)
+    title = f"{game.title} (lowest-card rule: as {source})"
+    return replace(game, id=case_id, title=title, first="lowest", first_player=None, **changes)  # type: ignore[arg-type]
+
+
 # -- twins: the same checks for engines that lack `lowest` or `match` ----------------------
 TWINS: list[Game] = [
     chosen_twin("T1-neg-0007", "T1-neg-0002"),
@@ -87,6 +96,41 @@ TWINS: list[Game] = [
     chosen_twin("M2-neg-0008", "M2-neg-0004"),
     chosen_twin("B1-neg-0003", "B1-neg-0001"),
     chosen_twin("B1-neg-0004", "B1-neg-0002"),
+    *[
+        lowest_twin(f"T1-neg-{8 + index:04d}", f"T1-neg-{source:04d}")
+        for index, source in enumerate((1, 3, 4, 5, 6))
+    ],
+    lowest_twin("T3-neg-0005", "T3-neg-0001"),
+    lowest_twin(
+        "T3-neg-0006",
+        "T3-neg-0002",
+        deal=Arranged({"0:a1": "5", "1:a1": "4", "2:a1": "6"}, seed=12),
+        script=(
+            "reveal 0 a1",
+            "reveal 1 a1",
+            "reveal 2 a1",
+            "!T3 take 0 4",
+            "!T3 take 2 6",
+            "take 1 4",
+            "push 1 R",
+            "!T3 take 0 5",
+            "take 2 5",
+        ),
+    ),
+    lowest_twin(
+        "T3-neg-0007", "T3-neg-0003", deal=Arranged({"0:a1": "4", "1:a1": "4"}, pile="12", seed=13)
+    ),
+    lowest_twin(
+        "T3-neg-0008",
+        "T3-neg-0004",
+        deal=Arranged({"0:a1": "4", "1:a1": "4", "2:a1": "9"}, pile="12", seed=14),
+    ),
+    *[
+        lowest_twin(f"T4-neg-{4 + index:04d}", f"T4-neg-{source:04d}")
+        for index, source in enumerate((1, 2, 3))
+    ],
+    lowest_twin("P1-neg-0003", "P1-neg-0002"),
+    lowest_twin("M4-neg-0004", "M4-neg-0001"),
     *[
         Game(
             f"T5-neg-{number:04d}",
