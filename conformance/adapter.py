@@ -6,6 +6,12 @@ format_position, round_scores, ranking, score_grid, legal_pushes, push_card, Rul
 `dekal_ref` itself and `dekal.engines.get_engine(...)` both provide it. Notation is read
 here, once, so the engine under test is judged on the rules, not on our parser.
 
+It speaks every optional feature (match, perft, public, seeded-deal, position) unless told
+to claim less: `ProtocolAdapter(dekal_ref, first_rules=("chosen",), features=("public",))`
+is an engine that plays only the chosen rule and single rounds, and refuses the rest as
+`unsupported`, as such an engine would. With `deals="own"` it deals for itself (own-deal
+mode) from its own SplitMix64 generator.
+
 A Python implementation can be judged in-process with `--python MODULE:FACTORY`, where
 FACTORY returns either such a game API or any object with `handle(request) -> reply`.
 """
