@@ -45,6 +45,7 @@ def _by_id(games: list[Game], case_id: str) -> Game:
     return next(game for game in games if game.id == case_id)
 
 
+_LATER: list[Game] = []  # v2 games that lowest twins may copy (filled below)
 TWIN_OF: dict[str, str] = {}
 """Case ID -> the ID of the case that makes the same check under the other first-player rule
 (the test of coverage counts a check as run when either runs)."""
@@ -73,7 +74,7 @@ def lowest_twin(case_id: str, source: str, **changes: object) -> Game:
     """The v1 game `source` (chosen) again under the lowest-card rule; `changes` arrange the
     deal so that the seat that started under `chosen` reveals the lowest card."""
     _twins((source, case_id))
-    game = _by_id(GAMES + NEGATIVE, source)
+    game = _by_id(GAMES + NEGATIVE + _LATER, source)
     title = f"{game.title} (lowest-card rule: as {source})"
     return replace(game, id=case_id, title=title, first="lowest", first_player=None, **changes)  # type: ignore[arg-type]
 
@@ -349,6 +350,44 @@ CLASSES: list[Game] = [
 ]
 
 
+_LATER += CLASSES
+
+LOWEST_GAMES: list[Game] = [
+    lowest_twin(
+        "game-0112",
+        "game-0109",
+        deal=Arranged({"0:a1": "9", "1:a1": "8", "2:a1": "7", "3:a1": "1"}, seed=109),
+    ),
+    lowest_twin(
+        "game-0113",
+        "game-0110",
+        deal=Arranged({"0:a1": "5", "1:a1": "2", "2:a1": "8"}, seed=10),
+        script=(
+            "reveal 0 a1",
+            "reveal 1 a1",
+            "reveal 2 a1",
+            "take 1 2",
+            "push 1 R",
+            "take 2 5",
+            "push 2 B",
+            "take 0 8",
+            "push 0 R",
+        ),
+    ),
+    lowest_twin(
+        "game-0114", "game-0111", deal=Arranged({"0:d4": "3", "1:d4": "6", "2:d4": "6"}, seed=11)
+    ),
+    lowest_twin("game-0205", "game-0201", deal=Arranged({"0:a1": "1", "1:d4": "9"}, seed=201)),
+    lowest_twin("game-0206", "game-0204"),
+    lowest_twin("game-0308", "game-0301"),
+    lowest_twin("game-0309", "game-0302"),
+    lowest_twin("game-0310", "game-0304"),
+    lowest_twin("game-0311", "game-0305"),
+    lowest_twin("P1-neg-0004", "P1-neg-0001", deal=Arranged({"0:b1": "1", "1:a2": "9"}, seed=531)),
+]
+"""The chosen-only games of v1 and v2 again under the lowest-card rule (deals arranged so
+that the seat that started under `chosen` reveals the lowest card)."""
+
 # -- the answers of spec/protocol.md, as cases -----------------------------------------------
 PRECEDENCE: list[Game] = [
     Game(
@@ -584,7 +623,7 @@ ACTIONS: list[Game] = [
     ),
 ]
 
-V2_GAMES: list[Game] = TWINS + CLASSES + PROTOCOL + ACTIONS
+V2_GAMES: list[Game] = TWINS + CLASSES + LOWEST_GAMES + PROTOCOL + ACTIONS
 _twins(
     ("game-0306", "game-0307"),
     ("T5-neg-0002", "T5-neg-0003"),
