@@ -86,10 +86,33 @@ def test_the_schema_rejects_broken_cases(cases: list[dict[str, object]]) -> None
     assert [validator.is_valid(case) for case in broken] == [False] * len(broken)
 
 
+def test_the_schema_rejects_broken_v2_cases(cases: list[dict[str, Any]]) -> None:
+    """The v2 shapes are checked too: deals, request steps, positions, unit refusals."""
+    validator = jsonschema.Draft202012Validator(schema())
+    by_id = {str(c["id"]): c for c in cases}
+    deal, asking = by_id["deal-0001"], by_id["proto-0001"]
+    position, refusal = by_id["position-0001"], by_id["B1-neg-0101"]
+    bad_deal = {**deal["expect"]["deal"], "grids": ["1111/2222/3333/444"]}
+    broken = [
+        {**deal, "expect": {"ok": True, "deal": bad_deal}},  # a dealt grid of 15 cards
+        {**deal, "needs": {"features": ["telepathy"]}},  # no such feature
+        {
+            **asking,
+            "steps": [
+                {"request": {"cmd": "dance"}, "expect": {"ok": False, "kind": "bad_request"}}
+            ],
+        },
+        {**position, "setup": {"position": position["setup"]["position"], "rules": {}}},
+        {**refusal, "expect": {"ok": False}},  # an untyped refusal
+    ]
+    assert [validator.is_valid(case) for case in broken] == [False] * len(broken)
+
+
 def test_ids_are_unique_and_never_reuse_a_retired_one(cases: list[dict[str, object]]) -> None:
     counts = Counter(str(c["id"]) for c in cases)
     assert [case_id for case_id, n in counts.items() if n > 1] == []
     assert set(sources.RETIRED).isdisjoint(counts)
+    assert set(sources_v2.RETIRED).isdisjoint(counts)
 
 
 @pytest.mark.parametrize("version", SUITE_VERSIONS)
