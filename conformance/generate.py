@@ -1,13 +1,15 @@
-"""Derive the conformance vectors from their readable source (dekal.conformance.sources).
+"""Derive the conformance vectors from their readable sources (dekal.conformance.sources for
+suite v1, dekal.conformance.sources_v2 for what v2 adds).
 
 Every expectation is what the reference engine answers over the protocol (through
 `ProtocolAdapter(dekal_ref)`): the vectors record the reference's observations, so an
-engine that answers the same way conforms. The result is frozen in spec/conformance/v1/ and
-the tests re-derive it: a change in the reference or the source that alters any frozen case
+engine that answers the same way conforms. Each suite is frozen in spec/conformance/VERSION/
+and the tests re-derive both: a change in the reference or the source that alters any frozen case
 fails the tests instead of silently changing the suite.
 
-    python -m dekal.conformance.generate            # rewrite spec/conformance/v1/
-    python -m dekal.conformance.generate --check    # exit 1 if the frozen files differ
+    python -m dekal.conformance.generate               # rewrite spec/conformance/v2/ (newest)
+    python -m dekal.conformance.generate --suite v1    # rewrite the frozen v1 (never needed)
+    python -m dekal.conformance.generate --check       # exit 1 if any suite's files differ
 """
 
 from __future__ import annotations
@@ -855,38 +857,53 @@ def default_directory(version: str = SUITE_VERSION) -> Path:
     return Path(__file__).resolve().parents[1] / "spec" / "conformance" / version
 
 
+def stale_files(version: str, directory: Path) -> list[Path]:
+    """The frozen files of suite `version` in `directory` that differ from a fresh derivation."""
+    files = render(all_cases(version), version)
+    return [
+        directory / name
+        for name, text in files.items()
+        if not (directory / name).is_file() or (directory / name).read_text() != text
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Derive the conformance vectors from their source."
     )
     parser.add_argument(
-        "--suite", choices=SUITE_VERSIONS, default=SUITE_VERSION, help="the suite to derive"
+        "--suite",
+        choices=SUITE_VERSIONS,
+        default=None,
+        help=f"the suite to derive (default: write {SUITE_VERSION}, check every suite)",
     )
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument(
         "--check", action="store_true", help="compare with the frozen files, write nothing"
     )
     args = parser.parse_args(argv)
-    args.out = args.out or default_directory(args.suite)
-    files = render(all_cases(args.suite), args.suite)
     if args.check:
+        versions = [args.suite] if args.suite else list(SUITE_VERSIONS)
         stale = [
-            name
-            for name, text in files.items()
-            if not (args.out / name).is_file() or (args.out / name).read_text() != text
+            path
+            for version in versions
+            for path in stale_files(version, args.out or default_directory(version))
         ]
-        for name in stale:
-            print(f"stale: {args.out / name}", file=sys.stderr)
+        for path in stale:
+            print(f"stale: {path}", file=sys.stderr)
         return 1 if stale else 0
-    args.out.mkdir(parents=True, exist_ok=True)
+    version = args.suite or SUITE_VERSION
+    out = args.out or default_directory(version)
+    files = render(all_cases(version), version)
+    out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
-        (args.out / name).write_text(text)
+        (out / name).write_text(text)
     counts = ", ".join(
         f"{name} {len(text.splitlines())}"
         for name, text in files.items()
         if name.endswith(".jsonl")
     )
-    print(f"wrote {args.out}: {counts}")
+    print(f"wrote {out}: {counts}")
     return 0
 
 
