@@ -6,6 +6,12 @@ format_position, round_scores, ranking, score_grid, legal_pushes, push_card, Rul
 `dekal_ref` itself and `dekal.engines.get_engine(...)` both provide it. Notation is read
 here, once, so the engine under test is judged on the rules, not on our parser.
 
+It speaks every optional feature (match, perft, public, seeded-deal, position) unless told
+to claim less: `ProtocolAdapter(dekal_ref, first_rules=("chosen",), features=("public",))`
+is an engine that plays only the chosen rule and single rounds, and refuses the rest as
+`unsupported`, as such an engine would. With `deals="own"` it deals for itself (own-deal
+mode) from its own SplitMix64 generator.
+
 A Python implementation can be judged in-process with `--python MODULE:FACTORY`, where
 FACTORY returns either such a game API or any object with `handle(request) -> reply`.
 """
@@ -19,20 +25,33 @@ from typing import Any
 
 from dekal.conformance import PROTOCOL_VERSION
 from dekal.conformance.protocol import Message, refusal
+from dekal.conformance.reachable import check_reachable
+from dekal_ref.actions import PushMove, Reveal, Take, parse_action
+from dekal_ref.deal import SplitMix64, check_players, deal_from_deck, seeded_deal, shuffled_deck
 from dekal_ref.errors import IllegalAction, NotationError
 from dekal_ref.notation import (
     cell_name,
     format_grid,
-    parse_cell,
     parse_grid,
     parse_push,
     parse_value,
     parse_variant,
+    value_symbol,
 )
+from dekal_ref.position import parse_position
+
+FEATURES = ("match", "perft", "public", "seeded-deal", "position")
+"""Every optional feature of spec/protocol.md; the adapter claims them all unless told less."""
+MAX_DEAL_ROUND = 1000
 
 
 class BadRequest(Exception):
-    """A request the protocol cannot read (unknown command, missing field, no game)."""
+    """A request the protocol cannot read (unknown command, missing field, no game).
+    `field` names the request field at fault, when one is."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class Unsupported(Exception):
@@ -41,10 +60,10 @@ class Unsupported(Exception):
 
 def _field(request: Message, name: str, kind: type | tuple[type, ...] = str) -> Any:
     if name not in request:
-        raise BadRequest(f"the request needs a field {name!r}")
+        raise BadRequest(f"the request needs a field {name!r}", name)
     value = request[name]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise BadRequest(f"field {name!r} has the wrong type")
+        raise BadRequest(f"field {name!r} has the wrong type", name)
     return value
 
 
@@ -68,12 +87,16 @@ class ProtocolAdapter:
         players: tuple[int, ...] = (2, 3, 4, 5, 6),
         push_variants: tuple[str, ...] = ("slide", "eject"),
         first_rules: tuple[str, ...] = ("lowest", "chosen"),
-        features: tuple[str, ...] = ("match", "perft", "public"),
+        features: tuple[str, ...] = FEATURES,
+        deals: str = "given",
+        seed: int = 0,
     ) -> None:
         self.api = api
         self.name, self.version = name, version
         self.players, self.push_variants, self.first_rules = players, push_variants, first_rules
         self.features = features
+        self.deals = deals  # "given" (the runner sends every deal) or "own" (it deals itself)
+        self.generator = SplitMix64(seed)
         self.state: Any = None
         self.commands: dict[str, Callable[[Message], Message]] = {
             "hello": self.hello,
@@ -84,6 +107,7 @@ class ProtocolAdapter:
             "result": self.result,
             "new_round": self.new_round,
             "perft": self.perft,
+            "deal": self.deal,
             "score": self.score,
             "pushes": self.pushes,
             "push": self.push,
@@ -106,7 +130,8 @@ class ProtocolAdapter:
         except Unsupported as error:
             reply.update(ok=False, error=refusal("unsupported", str(error)))
         except BadRequest as error:
-            reply.update(ok=False, error=refusal("bad_request", str(error)))
+            named = {} if error.field is None else {"field": error.field}
+            reply.update(ok=False, error=refusal("bad_request", str(error), **named))
         return reply
 
     # -- commands ------------------------------------------------------------------------
@@ -118,6 +143,7 @@ class ProtocolAdapter:
             "players": list(self.players),
             "variants": {"push": list(self.push_variants), "first": list(self.first_rules)},
             "features": list(self.features),
+            **({"deals": "own"} if self.deals == "own" else {}),
         }
 
     def _deal(self, deal: object) -> Any:
@@ -132,32 +158,67 @@ class ProtocolAdapter:
         return self.api.Deal(grids=grids, pile=pile)
 
     def new_game(self, request: Message) -> Message:
+        """Refusals in the order of spec/protocol.md: bad_request (a field of the wrong type
+        or range), notation (a deal that does not parse), M2, unsupported, then the rules'
+        own set-up checks (M3, M1, F3, F1). With a `position` (feature position), the game
+        starts there instead."""
+        if "position" in request:
+            return self.new_game_from_position(request)
         rules = _field(request, "rules", dict)
         players = rules.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
-            raise BadRequest("rules.players must be a number")
-        deal = self._deal(request.get("deal"))
+            raise BadRequest("rules.players must be a number", "rules.players")
+        threshold = rules.get("threshold")
+        if threshold is not None and (
+            not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 1
+        ):
+            raise BadRequest(
+                "rules.threshold must be null or a whole number from 1", "rules.threshold"
+            )
+        first = request.get("first_player")  # a missing first_player is null
+        if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
+            raise BadRequest("first_player must be a seat number or null", "first_player")
+        deal = (
+            self._own_deal(players)
+            if self._deals_itself(request)
+            else self._deal(request.get("deal"))
+        )
         count = len(deal.grids)
         if players != count or not 2 <= players <= 6:
             shown = f"{players} players with {count} grids"
             raise IllegalAction("M2", f"Dékal is 2 to 6 players, one grid each ({shown})")
         push_rule, first_rule = rules.get("push", "slide"), rules.get("first", "lowest")
-        threshold = rules.get("threshold")
-        if push_rule not in self.push_variants or first_rule not in self.first_rules:
-            raise Unsupported(f"this engine does not play {push_rule}/{first_rule}")
-        if players not in self.players:
-            raise Unsupported(f"this engine does not play with {players} players")
-        if threshold is not None and (
-            "match" not in self.features or not isinstance(threshold, int)
-        ):
-            raise Unsupported("this engine does not play matches")
-        first = request.get("first_player")
-        if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
-            raise BadRequest("first_player must be a seat number or null")
+        self._check_claims(players, push_rule, first_rule, threshold)
         game_rules = self.api.Rules(
             players=players, push=push_rule, first=first_rule, threshold=threshold
         )
         self.state = self.api.new_game(game_rules, deal, first)
+        return {}
+
+    def _check_claims(
+        self, players: int, push_rule: object, first_rule: object, threshold: object
+    ) -> None:
+        """unsupported: what the rules allow and this engine did not claim in hello."""
+        if push_rule not in self.push_variants or first_rule not in self.first_rules:
+            raise Unsupported(f"this engine does not play {push_rule}/{first_rule}")
+        if players not in self.players:
+            raise Unsupported(f"this engine does not play with {players} players")
+        if threshold is not None and "match" not in self.features:
+            raise Unsupported("this engine does not play matches")
+
+    def new_game_from_position(self, request: Message) -> Message:
+        """Feature position: start from a full one-line position (spec/notation.md), like
+        UCI's `position fen`. Refusals: notation (naming the field), M2, unsupported, then
+        the rule a reachable position cannot break (dekal.conformance.reachable)."""
+        if "position" not in self.features:
+            raise Unsupported("this engine does not start games from a position")
+        text = _field(request, "position")
+        state = parse_position(text)  # NotationError names the field
+        check_players(state.players)
+        rules = state.rules
+        self._check_claims(rules.players, rules.push, rules.first, rules.threshold)
+        check_reachable(state)
+        self.state = self.api.parse_position(text)
         return {}
 
     def _game(self) -> Any:
@@ -166,22 +227,15 @@ class ProtocolAdapter:
         return self.state
 
     def action(self, request: Message) -> Message:
+        """One action, read by dekal_ref's parse_action (spec/notation.md, "Actions")."""
         state = self._game()
-        words = _field(request, "action").split()
-        if len(words) != 3 or words[0] not in ("reveal", "take", "push"):
-            raise NotationError(
-                "action", "write 'reveal SEAT CELL', 'take SEAT VALUE' or 'push SEAT PUSH'"
-            )
-        verb, seat_text, argument = words
-        if not seat_text.isdigit():
-            raise NotationError("seat", f"{seat_text!r} is not a seat number")
-        seat = int(seat_text)
-        if verb == "reveal":
-            self.state = self.api.reveal(state, seat, parse_cell(argument))
-        elif verb == "take":
-            self.state = self.api.take(state, seat, parse_value(argument))
-        else:
-            self.state = self.api.push(state, seat, parse_push(argument))
+        action = parse_action(_field(request, "action"))
+        if isinstance(action, Reveal):
+            self.state = self.api.reveal(state, action.seat, action.cell)
+        elif isinstance(action, Take):
+            self.state = self.api.take(state, action.seat, action.card)
+        elif isinstance(action, PushMove):
+            self.state = self.api.push(state, action.seat, action.push)
         return {}
 
     def position(self, request: Message) -> Message:
@@ -216,18 +270,54 @@ class ProtocolAdapter:
         }
 
     def new_round(self, request: Message) -> Message:
+        """Refusals: unsupported, bad_request, notation, then T5/S4, M5, M2, M3, M1."""
         if "match" not in self.features:
             raise Unsupported("this engine does not play matches")
         state = self._game()
-        self.state = self.api.start_round(state, self._deal(_field(request, "deal", dict)))
+        if self._deals_itself(request):
+            players = len(self.api.format_position(state).split(" ")[4].split("|"))
+            deal = self._own_deal(players)
+        else:
+            deal = self._deal(_field(request, "deal", dict))
+        self.state = self.api.start_round(state, deal)
         return {}
+
+    # -- own-deal mode and feature seeded-deal ----------------------------------------------
+    def _deals_itself(self, request: Message) -> bool:
+        """An engine in own-deal mode deals when the request's deal is null (or missing)."""
+        return self.deals == "own" and request.get("deal") is None
+
+    def _own_deal(self, players: int) -> Any:
+        """The next deal of this engine's own generator (SplitMix64 from --seed): every
+        deal shuffles a fresh sorted deck, continuing the generator (spec/rules.md)."""
+        check_players(players)
+        deal = deal_from_deck(shuffled_deck(self.generator), players)
+        return self.api.Deal(grids=deal.grids, pile=deal.pile)
+
+    def deal(self, request: Message) -> Message:
+        """Feature seeded-deal: the deal of round `round` of a match played from `seed`."""
+        if "seeded-deal" not in self.features:
+            raise Unsupported("this engine does not make seeded deals")
+        seed = _field(request, "seed", int)
+        if not 0 <= seed < 2**64:
+            raise BadRequest("field 'seed' must be a whole number from 0 to 2^64 - 1", "seed")
+        players = _field(request, "players", int)
+        round_number = _field(request, "round", int)
+        if not 1 <= round_number <= MAX_DEAL_ROUND:
+            raise BadRequest(
+                f"field 'round' must be a whole number from 1 to {MAX_DEAL_ROUND}", "round"
+            )
+        check_players(players)
+        deal = seeded_deal(seed, players, round_number)
+        pile = "".join(value_symbol(value) for value in deal.pile) or "-"
+        return {"deal": {"grids": [format_grid(grid) for grid in deal.grids], "pile": pile}}
 
     def perft(self, request: Message) -> Message:
         if "perft" not in self.features:
             raise Unsupported("this engine does not count perft")
         depth = _field(request, "depth", int)
         if depth < 0:
-            raise BadRequest("depth must be 0 or more")
+            raise BadRequest("depth must be 0 or more", "depth")
         return perft_divide(self.api, self._game(), depth)
 
     def score(self, request: Message) -> Message:

@@ -1,13 +1,15 @@
-"""Derive the conformance vectors from their readable source (dekal.conformance.sources).
+"""Derive the conformance vectors from their readable sources (dekal.conformance.sources for
+suite v1, dekal.conformance.sources_v2 for what v2 adds).
 
 Every expectation is what the reference engine answers over the protocol (through
 `ProtocolAdapter(dekal_ref)`): the vectors record the reference's observations, so an
-engine that answers the same way conforms. The result is frozen in spec/conformance/v1/ and
-the tests re-derive it: a change in the reference or the source that alters any frozen case
+engine that answers the same way conforms. Each suite is frozen in spec/conformance/VERSION/
+and the tests re-derive both: a change in the reference or the source that alters any frozen case
 fails the tests instead of silently changing the suite.
 
-    python -m dekal.conformance.generate            # rewrite spec/conformance/v1/
-    python -m dekal.conformance.generate --check    # exit 1 if the frozen files differ
+    python -m dekal.conformance.generate               # rewrite spec/conformance/v2/ (newest)
+    python -m dekal.conformance.generate --suite v1    # rewrite the frozen v1 (never needed)
+    python -m dekal.conformance.generate --check       # exit 1 if any suite's files differ
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import dekal_ref
-from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION, sources
+from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION, SUITE_VERSIONS, sources, sources_v2
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.protocol import Message, position_fields
 from dekal_ref.deal import DECK, SplitMix64, seeded_deal
 from dekal_ref.notation import CELL_NAMES, format_grid, parse_grid, value_symbol
+from dekal_ref.position import HIDDEN_LETTERS
 
 Case = dict[str, Any]
-FILES = ("score", "pushes", "push", "games", "negative", "perft")
 
 
 class SourceError(Exception):
@@ -68,6 +70,8 @@ def build_deal(deal: sources.Deal, players: int) -> Message:
         return {"grids": list(deal.grids), "pile": deal.pile or "-"}
     if isinstance(deal, sources.Broken):
         return break_deal(_seeded(deal.seed, players), deal.how)
+    if isinstance(deal, sources.Twins):
+        return _twins_deal(deal, players)
     if isinstance(deal, sources.Mirrored):
         deck, grid = _shuffle(list(DECK), deal.seed), list[int]()
         limit = 10 // players
@@ -94,6 +98,27 @@ def build_deal(deal: sources.Deal, players: int) -> Message:
     return _deal_message(grids, top + rest)
 
 
+def _twins_deal(deal: sources.Twins, players: int) -> Message:
+    """The seats of `deal.seats` get one grid (each value at most 10 // len(seats) times in
+    it); the other seats and the pile are the rest of the deck, shuffled."""
+    deck = _shuffle(list(DECK), deal.seed)
+    limit, grid = 10 // len(deal.seats), list[int]()
+    for value in deck:
+        if len(grid) < 16 and grid.count(value) < limit:
+            grid.append(value)
+    rest = list(deck)
+    for value in grid * len(deal.seats):
+        rest.remove(value)
+    grids: list[list[int]] = []
+    for seat in range(players):
+        if seat in deal.seats:
+            grids.append(list(grid))
+        else:
+            grids.append(rest[:16])
+            rest = rest[16:]
+    return _deal_message(grids, rest)
+
+
 def break_deal(deal: Message, how: str) -> Message:
     """A deal broken on purpose (sources.Broken)."""
     grids, pile = list(deal["grids"]), str(deal["pile"])
@@ -103,6 +128,14 @@ def break_deal(deal: Message, how: str) -> Message:
         pile = pile[:-1]
     elif how == "drop-grid":
         grids = grids[:-1]
+    elif how == "extra-grid":
+        grids = [*grids, grids[0]]
+    elif how == "hole":
+        grids[-1] = grids[-1][:-1] + "."
+    elif how == "short-grid":
+        grids[-1] = grids[-1][:-1]
+    elif how == "long-pile":
+        pile = pile + "1"
     else:
         raise SourceError(f"unknown way to break a deal: {how!r}")
     return {"grids": grids, "pile": pile}
@@ -121,6 +154,7 @@ class Recorder:
         self.initial = ""
         self.mirror_cell: str | None = None
         self.mirror_push: str | None = None
+        self.own_values: list[str] = []
 
     def send(self, cmd: str, **fields: Any) -> Message:
         self.next_id += 1
@@ -140,9 +174,14 @@ class Recorder:
         scored_before = position_fields(self.position())["phase"] in ("next", "over")
         if "action" in item:
             reply = self.send("action", action=item["action"])
+        elif "request" in item:
+            reply = self.send(**item["request"])
         else:
             reply = self.send("new_round", deal=item["new_round"])
-        observed = self.observe(reply, scored_before)
+        if "request" in item:
+            observed = request_observation(reply)
+        else:
+            observed = self.observe(reply, scored_before)
         got = "accepted" if observed["ok"] else observed.get("rule", observed.get("kind"))
         wanted = expected_refusal or "accepted"
         if got != wanted:
@@ -178,6 +217,33 @@ class Recorder:
             if not position_fields(self.position())["phase"].startswith("take"):
                 self.mirror_push = None
 
+    def twin_one(self) -> None:
+        """Seats dealt alike stay alike: the same cell, their own value back, the same side."""
+        legal = self.legal()
+        verb = legal[0].split()[0]
+        if verb == "reveal":
+            if self.mirror_cell is None:
+                cells = sorted({a.split()[2] for a in legal}, key=CELL_NAMES.index)
+                self.mirror_cell = cells[self.policy.next() % len(cells)]
+                grids = position_fields(self.position())["grids"].split("|")
+                cell = CELL_NAMES.index(self.mirror_cell)
+                self.own_values = [
+                    value_symbol(HIDDEN_LETTERS.index(grid.replace("/", "")[cell]) + 1)
+                    for grid in grids
+                ]
+            seat = min(int(a.split()[1]) for a in legal)
+            self.step({"action": f"reveal {seat} {self.mirror_cell}"}, None)
+        elif verb == "take":
+            self.mirror_cell = None
+            seat = int(legal[0].split()[1])
+            self.step({"action": f"take {seat} {self.own_values[seat]}"}, None)
+        else:
+            if self.mirror_push is None:
+                self.mirror_push = legal[self.policy.next() % len(legal)].split()[2]
+            self.step({"action": f"push {legal[0].split()[1]} {self.mirror_push}"}, None)
+            if not position_fields(self.position())["phase"].startswith("take"):
+                self.mirror_push = None
+
     def run(self, item: str) -> None:
         words = item.split()
         refusal = None
@@ -185,6 +251,14 @@ class Recorder:
             refusal, words = words[0][1:], words[1:]
         if words[0] == "play" or words[0] == "mirror":
             self.run_policy(words)
+        elif words[0] == "twin":
+            while position_fields(self.position())["phase"] not in ("next", "over"):
+                self.twin_one()
+        elif words[0] == "ask":
+            self.step({"request": ask_request(words[1:])}, refusal)
+        elif words[0] == "deal" and words[1].startswith("@"):
+            deal = build_deal(self.game.later_deals[int(words[1][1:])], self.game.players)
+            self.step({"new_round": deal}, refusal)
         elif words[0] == "deal":
             deal = _seeded(int(words[1]), self.game.players)
             if len(words) > 2:
@@ -219,6 +293,25 @@ class Recorder:
         else:
             for _ in range(int(words[1])):
                 one()
+
+
+def ask_request(words: list[str]) -> Message:
+    """`ask perft depth=-1` -> {"cmd": "perft", "depth": -1} (field values are JSON)."""
+    request: Message = {"cmd": words[0]}
+    for word in words[1:]:
+        name, _, value = word.partition("=")
+        request[name] = json.loads(value)
+    return request
+
+
+def request_observation(reply: Message) -> Message:
+    """What a case expects of a request step: the typed refusal, or the reply's fields."""
+    if not reply["ok"]:
+        error = reply["error"]
+        if error["kind"] == "illegal":
+            return {"ok": False, "rule": error["rule"]}
+        return {"ok": False, "kind": error["kind"]}
+    return {"ok": True, "reply": {k: v for k, v in reply.items() if k not in ("id", "ok")}}
 
 
 def _ask(engine: ProtocolAdapter, cmd: str, **fields: Any) -> Message:
@@ -303,16 +396,20 @@ def who_acts(position: str) -> Message:
 
 
 def setup_message(game: sources.Game, threshold: int | None) -> Message:
-    return {
+    setup: Message = {
         "rules": {
             "players": game.players,
             "push": game.push,
             "first": game.first,
             "threshold": threshold,
+            **dict(game.rules_extra),
         },
         "deal": build_deal(game.deal, game.players),
         "first_player": game.first_player,
     }
+    if game.omit_first_player:
+        del setup["first_player"]
+    return setup
 
 
 def _threshold(game: sources.Game) -> int | None:
@@ -325,9 +422,9 @@ def _threshold(game: sources.Game) -> int | None:
     return int(max(totals)) + (1 if game.threshold == "exact+1" else 0)
 
 
-def play(game: sources.Game, threshold: int | None) -> Recorder:
+def play(game: sources.Game, threshold: int | None, setup: Message | None = None) -> Recorder:
     recorder = Recorder(game)
-    setup = setup_message(game, threshold)
+    setup = setup or setup_message(game, threshold)
     reply = recorder.send("new_game", **setup)
     if not reply["ok"]:
         rule = reply["error"].get("rule", reply["error"]["kind"])
@@ -352,16 +449,34 @@ def play(game: sources.Game, threshold: int | None) -> Recorder:
 
 
 def _needs(game: sources.Game, features: list[str]) -> Message:
-    return {"players": game.players, "push": game.push, "first": game.first, "features": features}
+    """What the set-up sends decides what the case needs: its player count, and its push
+    variant and first-player rule when they are ones an engine can claim (a set-up with an
+    unknown variant, refused by every engine, needs no variant)."""
+    rules = dict(game.rules_extra)
+    push, first = rules.get("push", game.push), rules.get("first", game.first)
+    needs: Message = {"players": game.players}
+    if push in ("slide", "eject"):
+        needs["push"] = push
+    if first in ("lowest", "chosen"):
+        needs["first"] = first
+    return {**needs, "features": features}
 
 
 def game_case(game: sources.Game) -> Case:
     threshold = _threshold(game)
     recorder = play(game, threshold)
     setup = setup_message(game, threshold)
-    features = (
-        ["match"] if threshold is not None or any("deal" in item for item in game.script) else []
-    )
+    uses_match = setup["rules"]["threshold"] is not None
+    features = ["match"] if uses_match or any("deal" in item for item in game.script) else []
+    if any("ask perft" in item for item in game.script):
+        features.append("perft")
+    if game.expect_places is not None and not game.refuse_setup:
+        places = tuple(r["place"] for r in recorder.steps[-1]["expect"]["result"]["ranking"])
+        if places != game.expect_places:
+            raise SourceError(
+                f"{game.id}: the source expects places {game.expect_places}, "
+                f"the reference ranks {places}"
+            )
     base: Case = {
         "id": game.id,
         "kind": "setup" if game.refuse_setup else "game",
@@ -372,14 +487,19 @@ def game_case(game: sources.Game) -> Case:
         "setup": setup,
     }
     if game.refuse_setup:
-        refusal = (
-            {"ok": False, "kind": "notation"}
-            if game.refuse_setup == "notation"
-            else {"ok": False, "rule": game.refuse_setup}
-        )
-        return {**base, "expect": refusal}
+        return {**base, "expect": typed_refusal(game.refuse_setup)}
     start = recorder.initial
     return {**base, "start": {"position": start, **who_acts(start)}, "steps": recorder.steps}
+
+
+ERROR_KINDS = ("notation", "unsupported", "bad_request")
+
+
+def typed_refusal(expected: str) -> Message:
+    """ "notation" -> {"ok": false, "kind": "notation"}; "M3" -> {"ok": false, "rule": "M3"}."""
+    if expected in ERROR_KINDS:
+        return {"ok": False, "kind": expected}
+    return {"ok": False, "rule": expected}
 
 
 def perft_case(source: sources.Perft) -> Case:
@@ -555,10 +675,136 @@ def _refused(engine: ProtocolAdapter, grid: str, push: str, variant: str) -> boo
     return not _answer(engine, "push", grid=grid, push=push, card="5", variant=variant)["ok"]
 
 
-# -- everything -------------------------------------------------------------------------------
-def all_cases() -> dict[str, list[Case]]:
-    """Every case of the suite, by file, in source order."""
+# -- suite v2: unit refusals, seeded deals, games from a position --------------------------
+def unit_refusal_case(item: sources_v2.UnitRefusal) -> Case:
+    """A single-grid request the reference refuses (or reads leniently) as the source says."""
+    fields = dict(item.fields)
+    expect = _answer(_reference(), item.kind, **fields)
+    got = "accepted" if expect["ok"] else expect.get("rule", expect.get("kind"))
+    if got != item.refused:
+        raise SourceError(f"{item.id}: the source expects {item.refused}, the reference says {got}")
+    if item.kind == "score" and expect["ok"]:
+        expect.pop("ok")
+    rules = ["B1"] if item.refused in ERROR_KINDS else [item.refused]
+    if item.refused == "accepted":
+        rules = ["B1", "P1" if fields.get("variant") == "slide" else "P2"]
+    needs: Message = {}
+    if item.kind != "score" and fields.get("variant") in ("slide", "eject"):
+        needs = {"push": fields["variant"]}
     return {
+        "id": item.id,
+        "kind": item.kind,
+        "title": f"{item.kind}: {item.title}",
+        "rules": rules,
+        "level": item.level,
+        "needs": needs,
+        "input": fields,
+        "expect": expect,
+    }
+
+
+def deal_cases() -> Iterator[Case]:
+    """Feature seeded-deal: the deals of spec/rules.md, and the requests refused."""
+    engine, number = _reference(), 1
+    for seed in sources_v2.DEAL_SEEDS:
+        for players in range(2, 7):
+            for round_number in sources_v2.DEAL_ROUNDS:
+                fields: dict[str, object] = {
+                    "seed": seed,
+                    "players": players,
+                    "round": round_number,
+                }
+                expect = _answer(engine, "deal", **fields)
+                deal = seeded_deal(seed, players, round_number)
+                if expect["deal"] != _deal_message(deal.grids, deal.pile):
+                    raise SourceError(f"deal {fields}: the adapter and dekal_ref.deal disagree")
+                yield {
+                    "id": f"deal-{number:04d}",
+                    "kind": "deal",
+                    "title": f"the seeded deal of seed {seed}, {players} players, "
+                    f"round {round_number}",
+                    "rules": ["M1", "M3", "M5"],
+                    "level": "must",
+                    "needs": {"features": ["seeded-deal"]},
+                    "input": fields,
+                    "expect": expect,
+                }
+                number += 1
+    for number, (fields, title, refused) in enumerate(sources_v2.DEAL_REFUSALS, start=201):
+        expect = _answer(engine, "deal", **fields)
+        if expect != typed_refusal(refused):
+            raise SourceError(f"deal-{number:04d}: the source expects {refused}, got {expect}")
+        yield {
+            "id": f"deal-{number:04d}",
+            "kind": "deal",
+            "title": f"deal refused: {title}",
+            "rules": ["M2"] if refused == "M2" else ["B1"],
+            "level": "must",
+            "needs": {"features": ["seeded-deal"]},
+            "input": fields,
+            "expect": expect,
+        }
+
+
+def _edited(position: str, edit: tuple[tuple[int, str], ...]) -> str:
+    fields = position.split(" ")
+    grid0 = fields[4].split("|")[0]
+    faceup = (
+        next(
+            CELL_NAMES[index]
+            for index, symbol in enumerate(grid0.replace("/", ""))
+            if symbol in "123456789T"
+        )
+        if any(symbol in "123456789T" for symbol in grid0)
+        else "a1"
+    )
+    for index, text in edit:
+        fields[index] = text.format(grid0=grid0, faceup0=faceup)
+    return " ".join(field for field in fields if field)
+
+
+def position_needs(position: str) -> Message:
+    """What a game started from `position` needs: its rules, and the feature position."""
+    fields = position_fields(position)
+    push, first, threshold = fields["rules"].split("/")
+    features = ["position"] + ([] if threshold == "single" else ["match"])
+    players = fields["grids"].count("|") + 1
+    return {"players": players, "push": push, "first": first, "features": features}
+
+
+def position_case(source: sources_v2.FromPosition) -> Case:
+    reached = play(
+        source.reach, source.reach.threshold if isinstance(source.reach.threshold, int) else None
+    )
+    position = _edited(reached.position(), source.edit)
+    setup: Message = {"position": position}
+    base: Case = {
+        "id": source.id,
+        "kind": "setup" if source.refused else "game",
+        "title": f"position: {source.title}",
+        "rules": list(source.rules),
+        "level": "must",
+        "needs": position_needs(position),
+        "setup": setup,
+    }
+    game = replace(source.reach, id=source.id, script=source.script, refuse_setup=source.refused)
+    recorder = play(game, None, setup)
+    if source.refused:
+        return {**base, "expect": typed_refusal(source.refused)}
+    start = recorder.initial
+    return {**base, "start": {"position": start, **who_acts(start)}, "steps": recorder.steps}
+
+
+def _v2_case(case: Case) -> Case:
+    if case["id"] in sources_v2.PROMOTED_TO_MUST:
+        return {**case, "level": "must"}
+    return case
+
+
+# -- everything -------------------------------------------------------------------------------
+def all_cases(version: str = SUITE_VERSION) -> dict[str, list[Case]]:
+    """Every case of the suite `version`, by file, in source order."""
+    v1 = {
         "score": list(score_cases()),
         "pushes": list(pushes_cases()),
         "push": list(push_cases()),
@@ -566,64 +812,98 @@ def all_cases() -> dict[str, list[Case]]:
         "negative": [game_case(game) for game in sources.NEGATIVE],
         "perft": [perft_case(item) for item in sources.PERFT],
     }
+    if version == "v1":
+        return v1
+    units = [unit_refusal_case(item) for item in sources_v2.UNIT_REFUSALS]
+    added = [game_case(game) for game in sources_v2.V2_GAMES]
+    return {
+        "score": v1["score"] + [c for c in units if c["kind"] == "score"],
+        "pushes": v1["pushes"] + [c for c in units if c["kind"] == "pushes"],
+        "push": v1["push"] + [c for c in units if c["kind"] == "push"],
+        "games": v1["games"] + [c for c in added if c["kind"] == "game" and "-neg-" not in c["id"]],
+        "negative": [_v2_case(c) for c in v1["negative"]]
+        + [c for c in added if c["kind"] == "setup" or "-neg-" in c["id"]],
+        "perft": v1["perft"] + [perft_case(item) for item in sources_v2.PERFT_TWINS],
+        "deal": list(deal_cases()),
+        "position": [position_case(item) for item in sources_v2.POSITIONS],
+    }
 
 
-def render(cases: dict[str, list[Case]]) -> dict[str, str]:
+def render(cases: dict[str, list[Case]], version: str = SUITE_VERSION) -> dict[str, str]:
     """File name -> exact text of every frozen file, the manifest included."""
     files = {
         f"{name}.jsonl": "".join(
-            json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n"
-            for case in cases[name]
+            json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n" for case in listed
         )
-        for name in FILES
+        for name, listed in cases.items()
     }
+    retired = sources.RETIRED if version == "v1" else sources_v2.RETIRED
     manifest = {
-        "suite": SUITE_VERSION,
+        "suite": version,
         "protocol": PROTOCOL_VERSION,
         "files": {
             name: {"sha256": hashlib.sha256(text.encode()).hexdigest(), "cases": text.count("\n")}
             for name, text in files.items()
         },
         "cases": sum(len(c) for c in cases.values()),
-        "retired": list(sources.RETIRED),
+        "retired": list(retired),
     }
     files["manifest.json"] = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
     return files
 
 
-def default_directory() -> Path:
-    """spec/conformance/v1 of the checkout this package was imported from."""
-    return Path(__file__).resolve().parents[2] / "spec" / "conformance" / SUITE_VERSION
+def default_directory(version: str = SUITE_VERSION) -> Path:
+    """spec/conformance/VERSION of the checkout this package was imported from."""
+    return Path(__file__).resolve().parents[1] / "spec" / "conformance" / version
+
+
+def stale_files(version: str, directory: Path) -> list[Path]:
+    """The frozen files of suite `version` in `directory` that differ from a fresh derivation."""
+    files = render(all_cases(version), version)
+    return [
+        directory / name
+        for name, text in files.items()
+        if not (directory / name).is_file() or (directory / name).read_text() != text
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Derive the conformance vectors from their source."
     )
-    parser.add_argument("--out", type=Path, default=default_directory())
+    parser.add_argument(
+        "--suite",
+        choices=SUITE_VERSIONS,
+        default=None,
+        help=f"the suite to derive (default: write {SUITE_VERSION}, check every suite)",
+    )
+    parser.add_argument("--out", type=Path, default=None)
     parser.add_argument(
         "--check", action="store_true", help="compare with the frozen files, write nothing"
     )
     args = parser.parse_args(argv)
-    files = render(all_cases())
     if args.check:
+        versions = [args.suite] if args.suite else list(SUITE_VERSIONS)
         stale = [
-            name
-            for name, text in files.items()
-            if not (args.out / name).is_file() or (args.out / name).read_text() != text
+            path
+            for version in versions
+            for path in stale_files(version, args.out or default_directory(version))
         ]
-        for name in stale:
-            print(f"stale: {args.out / name}", file=sys.stderr)
+        for path in stale:
+            print(f"stale: {path}", file=sys.stderr)
         return 1 if stale else 0
-    args.out.mkdir(parents=True, exist_ok=True)
+    version = args.suite or SUITE_VERSION
+    out = args.out or default_directory(version)
+    files = render(all_cases(version), version)
+    out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
-        (args.out / name).write_text(text)
+        (out / name).write_text(text)
     counts = ", ".join(
         f"{name} {len(text.splitlines())}"
         for name, text in files.items()
         if name.endswith(".jsonl")
     )
-    print(f"wrote {args.out}: {counts}")
+    print(f"wrote {out}: {counts}")
     return 0
 
 

@@ -94,7 +94,29 @@ def diverge(step: int | None, sent: str, what: str, blame: Blame, **picture: Any
 def missing_support(case: Case, info: Message) -> str | None:
     """Why the engine cannot run `case`, from its hello; None if it can."""
     unmet = unmet_needs(case, info)
-    return skip_reason(unmet) if unmet else None
+    return skip_reason(unmet) if unmet else needs_given_deal(case, info)
+
+
+def needs_given_deal(case: Case, info: Message) -> str | None:
+    """An engine that deals for itself (hello `"deals": "own"`) cannot play a case whose
+    expectations follow from a deal the runner gives (spec/protocol.md, own-deal mode)."""
+    if info.get("deals") != "own":
+        return None
+    setup = case.get("setup", {})
+    steps = case.get("steps", [])
+    if "deal" in setup or any("new_round" in step for step in steps):
+        return "needs a given deal (the engine deals its own)"
+    return None
+
+
+def blame_request(cmd: str, expect: Message, position: str) -> Blame:
+    """A request step (`result`, `perft` in mid-game) whose verdict or answer differs: a
+    refusal due is B1's (or the rule it names); an answer due is the result's or the phase's."""
+    if not expect.get("ok"):
+        return blame_verdict(cmd, position, expect)
+    if cmd == "result":
+        return blame_result("points", position)
+    return Blame(blame_legal(position).rule, cmd)
 
 
 def describe_reply(reply: Message) -> str:
@@ -160,7 +182,35 @@ class CaseRun:
     def run(self) -> None:
         getattr(self, "run_" + self.case["kind"])()
 
+    def check_unit_refusal(self, cmd: str) -> bool:
+        """A single-request case that expects a refusal (suite v2): compare the typed refusal.
+        True when the case expected one (and got it)."""
+        expect = self.case["expect"]
+        if expect.get("ok", True):
+            return False
+        fields = self.case["input"]
+        sent = f"{cmd} " + " ".join(f"{name}={value!r}" for name, value in fields.items())
+        reply = self.ask(cmd, **fields)
+        if not same_refusal(expect, reply):
+            what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
+            raise diverge(None, sent, what, blame_verdict(sent, "", expect))
+        return True
+
+    def run_deal(self) -> None:
+        """Feature seeded-deal: the deal of spec/rules.md for a seed, player count and round."""
+        if self.check_unit_refusal("deal"):
+            return
+        fields = self.case["input"]
+        sent = f"deal seed {fields['seed']}, {fields['players']} players, round {fields['round']}"
+        blame = Blame("M3", "deal")  # the seeded deal: who gets which 16 cards, the pile
+        deal = self.must_succeed(self.ask("deal", **fields), None, sent, "deal", blame)
+        if deal != self.case["expect"]["deal"]:
+            expected, actual = json.dumps(self.case["expect"]["deal"]), json.dumps(deal)
+            raise diverge(None, sent, "the deal differs", blame, expected=expected, actual=actual)
+
     def run_score(self) -> None:
+        if self.check_unit_refusal("score"):
+            return
         grid, expect = self.case["input"]["grid"], self.case["expect"]
         sent = f"score {grid}"
         self.blame_now = Blame("S1", "score")
@@ -188,6 +238,8 @@ class CaseRun:
             )
 
     def run_pushes(self) -> None:
+        if self.check_unit_refusal("pushes"):
+            return
         fields = self.case["input"]
         sent = f"pushes {fields['grid']} ({fields['variant']})"
         self.blame_now = blame_grid_request(fields["variant"], "legal pushes")
@@ -282,6 +334,9 @@ class CaseRun:
         position = self.start()
         for number, step in enumerate(self.case["steps"], start=1):
             expect = step["expect"]
+            if "request" in step:
+                self.run_request_step(number, step, position)
+                continue
             if "action" in step:
                 sent = step["action"]
                 self.blame_now = Blame(action_rule(sent, variant_of(position)), "action")
@@ -320,6 +375,25 @@ class CaseRun:
                 compare_sets(number, sent, "legal actions", expect["legal"], legal, self.blame_now)
             if "result" in expect:
                 self.check_result(number, sent, expect["result"], position)
+
+    def run_request_step(self, number: int, step: Message, position: str) -> None:
+        """A step that sends another request (suite v2: `result` before the round is
+        scored, bad perft depths): its typed refusal, or its answer; the game unchanged."""
+        request, expect = step["request"], step["expect"]
+        sent = " ".join([request["cmd"], *(f"{k}={v!r}" for k, v in request.items() if k != "cmd")])
+        reply = self.ask(**request)
+        if not same_refusal(expect, reply):
+            what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
+            raise diverge(number, sent, what, blame_request(request["cmd"], expect, position))
+        if expect["ok"] and request["cmd"] == "result":
+            self.check_result(number, sent, expect["reply"], position)
+        elif expect["ok"]:
+            answer = {k: v for k, v in reply.items() if k not in ("id", "ok")}
+            if answer != expect["reply"]:
+                what, blame = "the answer differs", blame_request(request["cmd"], expect, position)
+                wanted, got = json.dumps(expect["reply"]), json.dumps(answer)
+                raise diverge(number, sent, what, blame, expected=wanted, actual=got)
+        self.check_position(number, sent, position, after_refusal=not expect["ok"])
 
     def check_result(self, step: int, sent: str, expect: Message, position: str) -> None:
         """Every seat's cancelled cells, points and cards left, the totals, the ranking; the

@@ -2,6 +2,9 @@
 
     python -m dekal.conformance.serve --engine ref      # the literal reference engine
     python -m dekal.conformance.serve --engine fast     # the optimized engine
+    python -m dekal.conformance.serve --engine ref --own-deal --seed 7
+                        # an engine that deals for itself (hello "deals": "own"): given
+                        # "deal": null it deals from its own SplitMix64 generator seeded 7
 
 It reads one JSON request per line and writes one JSON reply per line, so the conformance
 runner's subprocess path is exercised end to end with engines we trust.
@@ -29,15 +32,19 @@ def game_api(engine: str) -> Any:
     return get_engine(engine)
 
 
-def bundled_adapter(engine: str) -> ProtocolAdapter:
-    """The protocol adapter of a bundled engine, named as `hello` reports it."""
+def bundled_adapter(engine: str, own_deal: bool = False, seed: int = 0) -> ProtocolAdapter:
+    """The protocol adapter of a bundled engine, named as `hello` reports it; with
+    `own_deal`, one that deals for itself from `seed` (spec/protocol.md, own-deal mode)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         release = version("dekal")
     except PackageNotFoundError:
         release = "0"
-    return ProtocolAdapter(game_api(engine), name=f"dekal-{engine}", version=release)
+    deals = "own" if own_deal else "given"
+    return ProtocolAdapter(
+        game_api(engine), name=f"dekal-{engine}", version=release, deals=deals, seed=seed
+    )
 
 
 def serve(adapter: ProtocolAdapter, source: TextIO, sink: TextIO) -> None:
@@ -67,8 +74,16 @@ def serve(adapter: ProtocolAdapter, source: TextIO, sink: TextIO) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--engine", choices=("ref", "fast"), default="ref")
+    parser.add_argument(
+        "--own-deal", action="store_true", help='deal for itself when sent "deal": null'
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="the seed of its own deals (with --own-deal)"
+    )
     args = parser.parse_args(argv)
-    serve(bundled_adapter(args.engine), sys.stdin, sys.stdout)
+    if not 0 <= args.seed < 2**64:
+        parser.error("--seed must be a whole number from 0 to 2^64 - 1")
+    serve(bundled_adapter(args.engine, args.own_deal, args.seed), sys.stdin, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,14 @@ Scripts are lists of items:
 * `"deal SEED"`: the next round of a match, with the seeded deal of SEED (`deal SEED HOW`:
   that deal broken on purpose, see `Broken`);
 * `"!M5 deal SEED"`: a new deal the reference must refuse with rule M5.
+
+Suite v2 adds (conformance/sources_v2.py):
+
+* `"deal @K"`: the next round dealt with the case's `later_deals[K]`;
+* `"twin round"`: every seat picks the same cell, takes back the value it revealed and
+  pushes from the same side (seats dealt the same cards stay identical, the others differ);
+* `"ask CMD"` or `"ask CMD FIELD=JSON"`: one other request (`result`, `perft depth=-1`),
+  its reply recorded (`"!bad_request ask result"` when it must be refused).
 """
 
 from __future__ import annotations
@@ -71,13 +79,25 @@ class Explicit:
 @dataclass(frozen=True)
 class Broken:
     """The seeded deal of `seed` broken on purpose: "extra-1" (a pile card 2 becomes a 1),
-    "short-pile" (the pile's last card dropped), "drop-grid" (the last grid dropped)."""
+    "short-pile" (the pile's last card dropped), "drop-grid" (the last grid dropped); suite
+    v2 adds "extra-grid" (grid 0 dealt twice more), "hole" (the last grid's d4 a hole),
+    "short-grid" (the last grid's last row three cells) and "long-pile" (a 1 added to the
+    pile)."""
 
     seed: int
     how: str
 
 
-Deal = Seeded | Arranged | Mirrored | Explicit | Broken
+@dataclass(frozen=True)
+class Twins:
+    """The seats in `seats` dealt the same 16 cards, the other seats and the pile shuffled
+    by `seed` (suite v2: shared places when not every seat shares)."""
+
+    seats: tuple[int, ...]
+    seed: int = 0
+
+
+Deal = Seeded | Arranged | Mirrored | Explicit | Broken | Twins
 
 
 # -- unit cases -------------------------------------------------------------------------
@@ -322,6 +342,11 @@ class Game:
     refuse_setup: str | None = None
     level: str = "must"
     expect_start: int | None = None  # the source's own claim: the first player after the script
+    # Suite v2 additions (defaults leave every v1 case as it was):
+    later_deals: tuple[Deal, ...] = ()  # the deals of script items "deal @K"
+    expect_places: tuple[int, ...] | None = None  # the source's claim: the final places
+    rules_extra: tuple[tuple[str, object], ...] = ()  # set-up rules fields overridden as written
+    omit_first_player: bool = False  # send new_game without the first_player field
 
 
 def _full(players: int, seed: int) -> Seeded:

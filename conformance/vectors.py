@@ -1,5 +1,8 @@
 """The frozen conformance cases, read from the installed package `dekal.spec`.
 
+Every suite version stays loadable: `load_cases()` reads the newest (SUITE_VERSION, v2),
+`load_cases("v1")` the first one, frozen as it was published.
+
 The vectors ship inside the wheel (spec/ is installed as `dekal.spec`), so the suite runs
 from anywhere with importlib.resources, not from a checkout. The manifest's hashes are
 checked on load: an edited or truncated vector file is reported, never run.
@@ -50,7 +53,7 @@ def load_cases(version: str = SUITE_VERSION) -> list[Case]:
 
 def matches(case: Case, tokens: list[str]) -> bool:
     """--filter: a case matches a token that is its ID, an ID prefix, one of its rule IDs,
-    or its kind (score, pushes, push, setup, game, perft)."""
+    or its kind (score, pushes, push, setup, game, perft, deal)."""
     return any(
         token == case["id"]
         or case["id"].startswith(token)

@@ -7,6 +7,7 @@ the deal itself given alongside (see dekal_ref.record).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from dekal_ref import game
@@ -72,8 +73,9 @@ def parse_action(text: str) -> Action:
             " or 'push SEAT SIDE'",
         )
     verb, seat_text, argument = words
-    if not seat_text.isdigit():
-        raise NotationError("seat", f"{seat_text!r} is not a seat number")
+    if not re.fullmatch(r"0|[1-9][0-9]*", seat_text):
+        # ASCII digits without a sign or a leading zero: `01`, `-1`, `+1` and `١` are not seats.
+        raise NotationError("seat", f"{seat_text!r} is not a seat number (0, 1, 2, …)")
     seat = int(seat_text)
     if verb == "reveal":
         return Reveal(seat, parse_cell(argument))

@@ -37,7 +37,7 @@ def dekal(*args: str) -> tuple[int, str]:
 def test_the_bundled_engines_pass_and_the_json_names_the_versions() -> None:
     code, out = dekal("conformance", "run", "--filter", "T3,perft-0005", "--json")
     report = json.loads(out)
-    assert code == 0 and (report["suite"], report["protocol"], report["ok"]) == ("v1", 1, True)
+    assert code == 0 and (report["suite"], report["protocol"], report["ok"]) == ("v2", 1, True)
     assert [e["hello"]["name"] for e in report["engines"]] == ["dekal-ref", "dekal-fast"]
     assert all(e["summary"]["fail"] == 0 and e["summary"]["pass"] > 20 for e in report["engines"])
 

@@ -75,3 +75,18 @@ def test_console_examples_print_what_the_doc_shows(
     shown = result.stdout.replace(f"{sys.executable} -m", "python -m")
     assert matches_in_order(expected, shown.splitlines()), shown
     assert result.exit_code == (1 if "fail" in block.splitlines()[-1] or "FAIL" in block else 0)
+
+
+def test_every_case_protocol_md_cites_exists_in_the_suite() -> None:
+    """protocol.md answers implementers' questions by naming cases (`proto-0004`,
+    `B1-neg-0101` … `B1-neg-0127`): each named ID is a case of the default suite."""
+    from dekal.conformance.vectors import load_cases
+
+    ids = {str(case["id"]) for case in load_cases()}
+    cited = set(
+        re.findall(
+            r"`((?:[A-Z][0-9]-neg|proto|deal|position|game|push|match)-[0-9]{4})`",
+            PROTOCOL.read_text("utf-8"),
+        )
+    )
+    assert len(cited) >= 30 and sorted(cited - ids) == []

@@ -111,7 +111,7 @@ function formatValueGrid(values) {
 }
 
 function parseSeat(text) {
-  if (!/^[0-9]+$/.test(text)) {
+  if (!/^(0|[1-9][0-9]*)$/.test(text)) { // no sign, no leading zero: `01` and `-1` are not seats
     throw new Refusal('notation', `"${text}" is not a seat number`, { field: 'seat' });
   }
   return Number(text);

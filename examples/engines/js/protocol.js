@@ -13,6 +13,8 @@ const game = require('./game');
 const { formatPosition } = require('./position');
 const { divide } = require('./perft');
 const { selectedBugs } = require('./bugs');
+const { deal: seededDeal } = require('./deal');
+const { readPosition, checkReachable } = require('./load');
 
 const PROTOCOL = 1;
 const NAME = 'dekal-js';
@@ -84,6 +86,19 @@ class Session {
     }
   }
 
+  /** Feature position: the game starts at a full position (refusals: protocol.md). */
+  newGameFromPosition(request) {
+    const state = readPosition(field(request, 'position', isString, 'a position string'));
+    const { players, push, first } = state.rules;
+    if (players < 2 || players > 6) throw illegal('M2', 'Dékal is 2 to 6 players');
+    if (!PUSH_VARIANTS.includes(push) || !FIRST_VARIANTS.includes(first)) {
+      throw new Refusal('unsupported', `${push}/${first}`);
+    }
+    checkReachable(state);
+    this.state = state;
+    return {};
+  }
+
   currentGame() {
     if (this.state === null) throw badRequest('no game: send new_game first');
     return this.state;
@@ -99,11 +114,12 @@ const COMMANDS = {
       protocol: PROTOCOL,
       players: [2, 3, 4, 5, 6],
       variants: { push: PUSH_VARIANTS, first: FIRST_VARIANTS },
-      features: ['match', 'perft', 'public'],
+      features: ['match', 'perft', 'public', 'seeded-deal', 'position'],
     };
   },
 
   new_game(request) {
+    if ('position' in request) return this.newGameFromPosition(request);
     const rules = field(request, 'rules', isObject, 'an object');
     const players = field(rules, 'players', Number.isInteger, 'an integer');
     const push = rules.push === undefined ? 'slide' : rules.push;
@@ -113,15 +129,15 @@ const COMMANDS = {
     if (firstPlayer !== null && !Number.isInteger(firstPlayer)) {
       throw badRequest('first_player must be a seat number or null');
     }
+    if (threshold !== null && !(Number.isInteger(threshold) && threshold > 0)) {
+      throw new Refusal('bad_request', 'a match threshold is null or a whole number from 1', { field: 'rules.threshold' });
+    }
     this.state = null; // any previous game is dropped, even when this one is refused
-    // Precedence (protocol.md, new_game): notation, M2, unsupported, M3, M1, F3, F1.
+    // Precedence (protocol.md, new_game): bad_request, notation, M2, unsupported, M3, M1, F3, F1.
     const deal = game.readDeal(field(request, 'deal', isObject, 'an object {"grids": [...], "pile": "..."}'));
     game.checkPlayers(players, deal.grids);
     if (!PUSH_VARIANTS.includes(push)) throw new Refusal('unsupported', `push variant ${JSON.stringify(push)}`);
     if (!FIRST_VARIANTS.includes(first)) throw new Refusal('unsupported', `first-player variant ${JSON.stringify(first)}`);
-    if (threshold !== null && !(Number.isInteger(threshold) && threshold > 0)) {
-      throw new Refusal('unsupported', 'a match threshold is a positive whole number');
-    }
     this.state = game.newGame({ players, push, first, threshold }, deal, firstPlayer);
     return {};
   },
@@ -193,10 +209,45 @@ const COMMANDS = {
     return { grid: notation.formatValueGrid(grid.applyPush(cells, hole, move, card, variant)) };
   },
 
+  /** Feature seeded-deal: the deal of spec/rules.md ("Seeded deals"). */
+  deal(request) {
+    const seed = exactInteger(request, 'seed');
+    if (seed === null || seed < 0n || seed >= 1n << 64n) {
+      throw new Refusal('bad_request', 'seed must be a whole number from 0 to 2^64 - 1', { field: 'seed' });
+    }
+    const players = exactInteger(request, 'players');
+    const round = exactInteger(request, 'round');
+    if (players === null) throw new Refusal('bad_request', 'players must be a whole number', { field: 'players' });
+    if (round === null || round < 1n || round > 1000n) {
+      throw new Refusal('bad_request', 'round must be a whole number from 1 to 1000', { field: 'round' });
+    }
+    if (players < 2n || players > 6n) throw illegal('M2', 'Dékal is 2 to 6 players');
+    return { deal: seededDeal(seed, Number(players), Number(round)) };
+  },
+
   quit() {
     return {};
   },
 };
+
+/**
+ * A whole-number field read exactly, as a BigInt, or null. `serve` turns the integer literal
+ * of a request's `seed` into {"$integer": "digits"} before JSON.parse, because JSON.parse
+ * reads numbers as doubles and 2^64 - 1 is not one (a seed written 1.5 or "42" stays as is,
+ * and is refused).
+ */
+function exactInteger(request, name) {
+  const value = request[name];
+  if (isObject(value) && typeof value.$integer === 'string') return BigInt(value.$integer);
+  return Number.isSafeInteger(value) ? BigInt(value) : null;
+}
+
+/** The integer literals of these fields, kept as text so that none is rounded. */
+const EXACT_FIELDS = /"(seed)"\s*:\s*(-?\d+)(?=\s*[,}])/g;
+
+function parseRequest(line) {
+  return JSON.parse(line.replace(EXACT_FIELDS, (_, name, digits) => `"${name}":{"$integer":"${digits}"}`));
+}
 
 /** Answer requests from standard input until `quit` or the end of input. */
 function serve() {
@@ -207,7 +258,7 @@ function serve() {
     if (quitting || line.trim() === '') return; // lines already buffered after a quit are not read
     let request;
     try {
-      request = JSON.parse(line);
+      request = parseRequest(line);
     } catch (error) {
       process.stdout.write(`${JSON.stringify({ id: null, ok: false, error: { kind: 'bad_request', message: `not JSON: ${error.message}` } })}\n`);
       return;
