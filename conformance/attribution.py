@@ -14,7 +14,8 @@ The table, in words:
 * a position changed by a refused action: B1;
 * the public view alone: M3 (nobody sees a face-down card or a pick);
 * a field of the position after an accepted step: see `_FIELD_RULES` and `_step_rule`;
-* the legal actions: the rule of the phase (reveal T1, take T3, push P1/P2);
+* the legal actions, or a perft count: the rule of the phase (reveal T1, take T3, push
+  P1/P2);
 * the result: cancelled cells S1, points or cards left S2, totals S4, ranking S3 (single
   round) or S4 (match).
 """
@@ -24,6 +25,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dekal.conformance.protocol import Message, position_fields
+
+RULE_IDS = (
+    *(f"M{n}" for n in range(1, 6)),
+    *(f"T{n}" for n in range(1, 6)),
+    "P1",
+    "P2",
+    *(f"F{n}" for n in range(1, 5)),
+    *(f"S{n}" for n in range(1, 5)),
+    "B1",
+)
+"""Every rule ID of spec/rules.md, in its order."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,11 @@ def blame_legal(position: str) -> Blame:
     if phase in ("next", "over"):
         return Blame(variant_of(position).end_rule, "legal actions")
     return Blame("T1", "legal actions")
+
+
+def blame_perft(position: str) -> Blame:
+    """The perft count differs: perft counts the legal actions, so the rule of the phase."""
+    return Blame(blame_legal(position).rule, "perft")
 
 
 def blame_result(part: str, position: str) -> Blame:
