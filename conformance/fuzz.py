@@ -41,7 +41,7 @@ from dekal.conformance.fuzz_games import (
 from dekal.conformance.fuzz_records import game_record
 from dekal.conformance.lockstep import Deviation, DeviationKey, LockStep
 from dekal.conformance.protocol import Message, position_fields
-from dekal.conformance.shrink import Shrunk, database_key, shrink
+from dekal.conformance.shrink import Shrunk, database_folder, shrink
 
 MAX_STEPS = 2000
 NO_THRESHOLD = 10**9  # a match threshold nobody reaches, while looking for a real total
@@ -113,12 +113,14 @@ def play_game(
     parts the states and the engine cannot be put back; after max_steps items.
 
     fixed_deals (engines that deal for themselves, with feature `position`): the deals to
-    play instead of the engine's, round by round, so that a game replays the same way."""
+    play instead of the engine's, round by round, so that a game replays the same way.
+    max_steps bounds the items sent, not the reference's look-ahead for a threshold (S4):
+    the choices a game is made of never depend on it."""
     setup, steering = steered_setup(chooser, lock.engine.info)
     pre_played: list[Message] = []
     if steering.exact_round is not None:
         threshold, pre_played = reached_total(
-            chooser, setup, steering.reveals, steering.exact_round, max_steps
+            chooser, setup, steering.reveals, steering.exact_round
         )
         if threshold is not None:
             setup = {**setup, "rules": {**setup["rules"], "threshold": threshold}}
@@ -181,7 +183,6 @@ def reached_total(
     setup: Message,
     reveals: tuple[str, ...],
     exact_round: int,
-    max_steps: int,
 ) -> tuple[int | None, list[Message]]:
     """S4 steering: play the game's first rounds on the reference alone, in a match nobody
     wins, making the game's choices; the highest total after round `exact_round`, and the
@@ -197,7 +198,7 @@ def reached_total(
     items: list[Message] = []
     planned = list(reveals)
     rounds = 0
-    while len(items) < max_steps:
+    while len(items) < MAX_STEPS:
         phase = position_fields(str(ref("position")["position"]))["phase"]
         item: Message
         if phase == "next":
@@ -360,15 +361,15 @@ def _smallest(
             return game.cut(key), None  # its deals were the engine's: it cannot replay
         fixed = game.deals()
 
-    def play(chooser: Chooser) -> FuzzGame:
-        return play_game(lock, chooser, mask, game.seed, stop_at=key, fixed_deals=fixed)
+    def play(chooser: Chooser, limit: int) -> FuzzGame:
+        return play_game(lock, chooser, mask, game.seed, key, fixed, max_steps=limit)
 
     shrunk = shrink(
         play,
         game.cut(key),
         key,
         seconds=seconds,
-        database=database,
-        db_key=database_key(lock.engine.label, key),
+        database=None if database is None else database / database_folder(lock.engine.label, key),
+        seed=game.seed,
     )
     return shrunk.game.cut(key), shrunk

@@ -9,13 +9,15 @@ this (it deletes and lowers choices in blocks, and it knows when to stop), and b
 example database replays the smallest game first on the next run: found again, it needs no
 shrinking at all; gone (the bug was fixed), it is forgotten.
 
-Three limits keep a shrink short: Hypothesis's own, a time budget in seconds (an attempt
-after it ends fails at once, so the shrinker winds down), and the lock-step's short timeout
-once the engine has hung (see dekal.conformance.lockstep).
+Four limits keep a shrink short: Hypothesis's own; a time budget in seconds (an attempt
+after it ends passes at once, so the shrinker winds down); an attempt stops as soon as its
+game is longer than the best so far; and the lock-step's short timeout once the engine has
+hung (see dekal.conformance.lockstep).
 
 The smallest game is ours to judge, not Hypothesis's: every attempt that shows the
 deviation is compared with the best so far by its number of steps, then players, then
-choices, so the answer is the same however the shrinker gets there.
+choices. Hypothesis is seeded with the game's seed, so the same game shrinks the same way
+(as long as the budget is not spent: then it depends on the machine's speed).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import contextlib
 import hashlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -67,32 +69,40 @@ def default_database_path() -> Path:
     return Path(cache) / "dekal" / "fuzz-examples"
 
 
-def database_key(engine: str, key: DeviationKey) -> bytes:
-    """One entry of the example database per engine command line and deviation."""
+def database_folder(engine: str, key: DeviationKey) -> str:
+    """One example database folder per engine command line and deviation."""
     text = "\0".join(("dekal-fuzz/2", engine, *key))
-    return b"dekal-fuzz." + hashlib.sha256(text.encode()).hexdigest()[:32].encode()
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 def _size(game: Played) -> tuple[int, int, int, list[int]]:
     return game.length, game.players, len(game.choices), game.choices
 
 
+class Shown(Exception):
+    """An attempt showed the deviation: Hypothesis counts it as a failing example."""
+
+
 def shrink(
-    play: Callable[[Chooser], G],
+    play: Callable[[Chooser, int], G],
     found: G,
     key: DeviationKey,
     *,
     seconds: float,
     database: Path | None,
-    db_key: bytes,
+    seed: int,
 ) -> Shrunk[G]:
     """The smallest game `play` makes that shows a deviation `key`, starting from `found`.
 
-    `play(chooser)` plays one game with the chooser's choices and stops at the first
-    deviation `key` (a game cut there). `database`: a directory for Hypothesis's example
-    database, or None for one in memory (nothing kept between runs).
+    `play(chooser, limit)` plays one game with the chooser's choices and stops at the first
+    deviation `key` (a game cut there), or after `limit` steps: a game that goes on longer
+    than the best so far cannot be smaller, so it is not played to its end. `database`: the
+    folder of Hypothesis's example database for this deviation, or None for one in memory
+    (nothing kept between runs). `seed` seeds Hypothesis's own choices, so that the same
+    game shrinks the same way.
     """
-    from hypothesis import HealthCheck, Phase, Verbosity, find, settings
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as seeded
     from hypothesis import strategies as st
     from hypothesis.database import (
         DirectoryBasedExampleDatabase,
@@ -100,33 +110,51 @@ def shrink(
         InMemoryExampleDatabase,
         choices_to_bytes,
     )
-    from hypothesis.errors import Flaky, NoSuchExample, Unsatisfiable
+    from hypothesis.errors import Flaky, Unsatisfiable
+
+    class WithFoundGame(ExampleDatabase):
+        """The example database, where the found game also shows as a "secondary" example
+        (one that failed but is not known to be minimal): Hypothesis replays it first and
+        shrinks it, unless a smaller game stored by an earlier run (a "primary" example)
+        still shows the deviation, which then needs no shrinking at all."""
+
+        def __init__(self, stored: ExampleDatabase, choices: list[int]) -> None:
+            super().__init__()
+            self.stored, self.found = stored, choices_to_bytes(choices)
+
+        def save(self, key: bytes, value: bytes) -> None:
+            self.stored.save(key, value)
+
+        def delete(self, key: bytes, value: bytes) -> None:
+            self.stored.delete(key, value)
+
+        def fetch(self, key: bytes) -> Iterator[bytes]:
+            yield from self.stored.fetch(key)
+            if key.endswith(b".secondary"):
+                yield self.found
 
     start = time.monotonic()
     deadline = start + seconds
     best = [found]
     attempts = [0]
 
-    def shows_it(data: Any) -> bool:
+    @given(st.data())
+    def attempt(data: Any) -> None:
         if time.monotonic() > deadline:
-            return False  # the budget is spent: every attempt fails at once
+            return  # the budget is spent: every attempt passes at once, the shrinker stops
         attempts[0] += 1
-        game = play(drawn_chooser(data))
-        if game.first(key) is None:
-            return False
-        if _size(game) < _size(best[0]):
-            best[0] = game
-        return True
+        game = play(drawn_chooser(data), best[0].length + 1)
+        if game.first(key) is not None:
+            if _size(game) < _size(best[0]):
+                best[0] = game
+            raise Shown
 
-    db: ExampleDatabase = (
+    stored: ExampleDatabase = (
         InMemoryExampleDatabase() if database is None else DirectoryBasedExampleDatabase(database)
     )
-    # The found game goes in as a "secondary" example (one that failed but is not known to
-    # be minimal): Hypothesis replays it, and shrinks it unless a smaller game stored by an
-    # earlier run (a "primary" example) still shows the deviation.
-    db.save(db_key + b".secondary", choices_to_bytes(found.choices))
-    with_db = settings(
-        database=db,
+    attempt = seeded(seed)(attempt)  # seed() drops the database: settings() puts it back
+    attempt = settings(
+        database=WithFoundGame(stored, found.choices),
         derandomize=False,  # Hypothesis's own "ci" profile derandomizes: not with a database
         phases=[Phase.reuse, Phase.shrink],
         max_examples=2,
@@ -134,10 +162,11 @@ def shrink(
         verbosity=Verbosity.quiet,
         suppress_health_check=list(HealthCheck),
         print_blob=False,
-    )
-    # NoSuchExample: not reproduced; Flaky: the budget ran out before the final replay.
-    # Either way the best game so far stands.
-    with contextlib.suppress(NoSuchExample, Flaky, Unsatisfiable):
-        find(st.data(), shows_it, settings=with_db, database_key=db_key)
+    )(attempt)
+    # Shown: the smallest game, replayed at the end; Flaky: the budget ran out before that
+    # replay; Unsatisfiable: the found game did not show the deviation again. Either way
+    # the best game so far stands.
+    with contextlib.suppress(Shown, Flaky, Unsatisfiable):
+        attempt()
     elapsed = time.monotonic() - start
     return Shrunk(best[0], attempts[0], elapsed <= seconds, elapsed)
