@@ -46,7 +46,7 @@ from dekal.conformance.attribution import (
 )
 from dekal.conformance.client import Engine, EngineError
 from dekal.conformance.protocol import Message, position_fields, public_view
-from dekal.conformance.runner import describe_reply, same_refusal
+from dekal.conformance.runner import describe_reply, places_text, same_refusal
 from dekal_ref.actions import apply, parse_action
 from dekal_ref.position import HIDDEN_LETTERS, format_position
 
@@ -107,6 +107,8 @@ class LockStep:
         self.steps = 0
         self.slowest = 0.0
         self.hung = False
+        self._position: tuple[object, str] = (None, "")
+        self._legal: tuple[object, list[str]] = (None, [])
 
     # -- talking to both ---------------------------------------------------------------------
     def ref(self, cmd: str, **fields: Any) -> Message:
@@ -126,12 +128,20 @@ class LockStep:
         return reply
 
     def position(self) -> str:
-        """The reference's full position."""
-        return str(self.ref("position")["position"])
+        """The reference's full position (worked out once per state: states are immutable)."""
+        state = self.reference.state
+        if state is None:
+            return ""  # no game yet
+        if self._position[0] is not state:
+            self._position = (state, format_position(state))
+        return self._position[1]
 
     def legal(self) -> list[str]:
-        """The reference's legal actions."""
-        return [str(action) for action in self.ref("legal")["actions"]]
+        """The reference's legal actions (once per state)."""
+        state = self.reference.state
+        if self._legal[0] is not state:
+            self._legal = (state, [str(action) for action in self.ref("legal")["actions"]])
+        return list(self._legal[1])
 
     # -- one step ----------------------------------------------------------------------------
     def observe(
@@ -148,7 +158,7 @@ class LockStep:
         """
         self.steps += 1
         sent = sent_name(item)
-        before = self.position() if self.reference.state is not None else ""
+        before = self.position()
         try:
             if self.own_deal and sent in ("new_game", "new_round"):
                 yield from self._dealt_by_engine(step, item, before, fixed_deal)
@@ -255,8 +265,8 @@ class LockStep:
                     step,
                     sent,
                     f"the result differs: {part}",
-                    json.dumps(a),
-                    json.dumps(b),
+                    _result_text(part, a),
+                    _result_text(part, b),
                     parted=parted,
                 )
                 return
@@ -390,6 +400,13 @@ def _result_part(reply: Message, part: str) -> Any:
     if part == "cancelled":
         return [sorted(map(str, v)) if isinstance(v, list) else v for v in values]
     return values
+
+
+def _result_text(part: str, value: Any) -> str:
+    """A part of a result as the report shows it: a ranking as places, the rest as JSON."""
+    if part == "ranking" and isinstance(value, list):
+        return places_text([tuple(pair) for pair in value if isinstance(pair, list)])
+    return json.dumps(value)
 
 
 def _scored(before: str, after: str) -> bool:

@@ -449,6 +449,30 @@ def test_record_dash_prints_a_record_that_dekal_replay_reads(tmp_path: Path) -> 
     assert replay_code == 0, replayed_out
 
 
+def test_expect_reads_a_file_of_rules_as_run_reads_known_failures(tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_text("# what we will not fix today\nM3 our public view is the full one\n")
+    record = tmp_path / "smallest.dkr"
+    code, out, _ = dekal(
+        "conformance",
+        "fuzz",
+        "--python",
+        PLANTED,
+        "--games",
+        "2",
+        "--expect",
+        str(known),
+        "--shrink-seconds",
+        "1",
+        "--no-db",
+        "--record",
+        str(record),
+    )
+    assert code == 1 and "1 divergence, 1 known" in out and "known: M3 (public view)" in out
+    assert record.read_text().startswith('[Format "dekal-record/1"]')
+    assert "blamed on S3 (ranking)" in record.read_text() or "S4 (ranking)" in record.read_text()
+
+
 def test_expect_names_rules_and_refuses_anything_else_in_one_line() -> None:
     code, _, err = dekal("conformance", "fuzz", "--python", PLANTED, "--expect", "M3,Z9")
     assert code == 2 and "Z9 is not a rule ID" in err and "Traceback" not in err
