@@ -70,7 +70,7 @@ class FuzzGame:
     setup: Message
     items: list[Message] = field(default_factory=list)
     choices: list[int] = field(default_factory=list)
-    deviations: list[Deviation] = field(default_factory=list)
+    deviations: list[Deviation] = field(default_factory=list)  # the first of each kind
     divergence: Deviation | None = None  # the deviation that stopped the game
     abandoned: bool = False  # stopped by a known deviation that parted the states
     resyncs: int = 0  # times the engine was put back on the reference's position
@@ -129,7 +129,8 @@ def play_game(
 
     def goes_on(deviations: Iterator[Deviation]) -> bool:
         for deviation in deviations:
-            game.deviations.append(deviation)
+            if game.first(deviation.key) is None:
+                game.deviations.append(deviation)
             if deviation.key == stop_at or not mask.covers(deviation):
                 game.divergence = deviation
                 return False

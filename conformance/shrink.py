@@ -158,6 +158,7 @@ def shrink(
         derandomize=False,  # Hypothesis's own "ci" profile derandomizes: not with a database
         phases=[Phase.reuse, Phase.shrink],
         max_examples=2,
+        report_multiple_bugs=False,  # an engine that cannot restart ends the shrink at once
         deadline=None,
         verbosity=Verbosity.quiet,
         suppress_health_check=list(HealthCheck),
