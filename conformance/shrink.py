@@ -4,10 +4,11 @@ A fuzz game is a sequence of choices (dekal.conformance.fuzz_choices). The game 
 a deviation is handed to Hypothesis's shrinker as a failing example, number for number; the
 shrinker then tries smaller sequences (fewer steps, fewer players, plainer actions, no
 steering) and keeps those whose game still shows a deviation of the same rule and field.
-Hypothesis is used rather than a search of our own because its shrinker is far better at
-this (it deletes and lowers choices in blocks, and it knows when to stop), and because its
-example database replays the smallest game first on the next run: found again, it needs no
-shrinking at all; gone (the bug was fixed), it is forgotten.
+Hypothesis is used rather than a search of fresh random games (the fuzzer's first
+shrinker) because it minimises the game that was found, choice by choice, so the example
+stays the same story made shorter and plainer; and because its example database replays
+the smallest game first on the next run: found again, it needs no shrinking at all; gone
+(the bug was fixed), it is forgotten.
 
 Four limits keep a shrink short: Hypothesis's own; a time budget in seconds (an attempt
 after it ends passes at once, so the shrinker winds down); an attempt stops as soon as its
