@@ -7,10 +7,11 @@ CMD), or is a Python object judged in-process (--python MODULE:FACTORY).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -26,10 +27,14 @@ from dekal.conformance.client import (
     bundled_engine,
     load_factory,
 )
+from dekal.conformance.fuzz import DEFAULT_SHRINK_SECONDS
 from dekal.conformance.report import junit_xml, report_json, run_text
 from dekal.conformance.runner import Run, run_suite
 from dekal.conformance.smoke import smoke_cases
 from dekal.conformance.vectors import SuiteError, load_cases, matches
+
+if TYPE_CHECKING:
+    from dekal.conformance.fuzz import FuzzReport
 
 conformance_app = typer.Typer(
     name="conformance",
@@ -286,15 +291,49 @@ FUZZ_HELP = """Play seeded random games on an engine and on the reference in loc
 
 Every player count and variant the engine claims in its hello is played; most actions are
 legal, some deliberately wrong (their refusals and rule IDs are compared too). After every
-step the positions and legal actions are compared, and the scores when a round ends. On the
-first divergence the game is shrunk (fewer players, fewer steps) and printed as a game
-record; --save DIR also writes it as a ready conformance case (run it with --cases DIR).
+step the verdicts, positions, public views (feature public) and legal actions are compared,
+perft counts now and then (feature perft), and the scores when a round ends. Each
+deviation is blamed on one rule and field, and every distinct one is reported once with
+its smallest example: the game that showed it is shrunk with Hypothesis and printed as a
+game record (--record FILE writes it as a .dkr file for `dekal replay`; --save DIR as a
+ready conformance case, run with `run --cases DIR`).
 
 \b
     dekal conformance fuzz --engine "node examples/engines/js/engine.js" --games 200 --seed 7
+    dekal conformance fuzz --engine "./my-engine" --expect M3,S3 --keep-going --json
+    dekal conformance fuzz --engine "./my-engine" --record - | dekal replay -
 
-Exit codes: 0 no divergence; 1 a divergence was found; 2 bad usage; 3 engine unusable.
+--expect RULES (comma separated rule IDs, or a file of lines "RULE reason" as for `run`)
+names deviations you know of: they are reported but do not stop the games. While the full
+positions still agree the game goes on; once they part, an engine that claims the
+position feature is put back on the reference's position, any other's game is dropped.
+The run stops after the first unexpected deviation, or with --keep-going plays every game.
+
+The smallest games are kept in an example database (--db DIR, by default
+$XDG_CACHE_HOME/dekal/fuzz-examples or ~/.cache/dekal/fuzz-examples) and replayed first
+when the same deviation is found again; --no-db keeps nothing. A shrink stops after
+--shrink-seconds; once the engine has hung, requests get a few times its slowest reply.
+
+Exit codes: 0 no unexpected deviation; 1 one or more; 2 bad usage; 3 engine unusable.
 """
+
+
+def expected_rules(value: str | None) -> frozenset[str]:
+    """--expect: rule IDs, comma separated, or a file of lines `RULE reason` (or JSON)."""
+    from dekal.conformance.attribution import RULE_IDS
+
+    if not value:
+        return frozenset()
+    path = Path(value)
+    tokens = list(read_expect(path)) if path.is_file() else value.split(",")
+    rules = [token.strip() for token in tokens if token.strip()]
+    unknown = [rule for rule in rules if rule not in RULE_IDS]
+    if unknown:
+        fail(
+            f"--expect: {', '.join(unknown)} is not a rule ID (M1-M5, T1-T5, P1-P2, F1-F4, "
+            "S1-S4, B1) nor a file"
+        )
+    return frozenset(rules)
 
 
 def fuzz(
@@ -312,65 +351,140 @@ def fuzz(
             help="Seed of the first game; the same seed plays the same games.",
         ),
     ] = 0,
+    expect: Annotated[
+        str | None,
+        typer.Option(
+            "--expect",
+            help="Known deviations: rule IDs (M3,S3) or a file of lines 'RULE reason'.",
+        ),
+    ] = None,
+    keep_going: Annotated[
+        bool,
+        typer.Option("--keep-going", help="Play every game: report every distinct deviation."),
+    ] = False,
     save: Annotated[
         Path | None,
         typer.Option(
             "--save",
             metavar="DIR",
-            help="Write the shrunk divergence as a case file in this directory.",
+            help="Write each unexpected deviation's smallest game as a case file here.",
         ),
     ] = None,
+    record: Annotated[
+        str | None,
+        typer.Option(
+            "--record",
+            help="Write the first deviation's smallest game as a .dkr record ('-': stdout).",
+        ),
+    ] = None,
+    shrink_seconds: Annotated[
+        float, typer.Option("--shrink-seconds", min=0, help="Time budget of each shrink.")
+    ] = DEFAULT_SHRINK_SECONDS,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="Example database directory (see above).")
+    ] = None,
+    no_db: Annotated[bool, typer.Option("--no-db", help="Keep no example database.")] = False,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON summary.")] = False,
     timeout: Annotated[
         float, typer.Option(metavar="SECONDS", help="Seconds allowed per request.")
     ] = DEFAULT_TIMEOUT,
 ) -> None:
     from dekal.conformance.fuzz import fuzz as run_fuzz
-    from dekal.conformance.fuzz import game_record, saved_case
+    from dekal.conformance.fuzz_records import game_record, saved_case
+    from dekal.conformance.shrink import default_database_path
 
     if not engine and not python:
         fail("give the engine to fuzz: --engine CMD or --python MODULE:FACTORY")
+    if db is not None and no_db:
+        fail("give --db DIR or --no-db, not both")
+    rules = expected_rules(expect)
+    database = None if no_db else (db or default_database_path())
     (driven,) = engines_to_run(engine, python, timeout)
+    saved: list[str] = []
     try:
         with progress_bar(games, f"fuzz {driven.label}") as progress:
             task = progress.task_ids[0]
-            report = run_fuzz(driven, games, seed, timeout, lambda: progress.advance(task))
-        saved = None
-        if save is not None and report.shrunk is not None and report.shrunk.divergence is not None:
-            case = saved_case(report.shrunk)
-            save.mkdir(parents=True, exist_ok=True)
-            saved = save / f"{case['id']}.jsonl"
-            saved.write_text(
-                json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
+            report = run_fuzz(
+                driven,
+                games,
+                seed,
+                timeout,
+                lambda: progress.update(task, advance=1, description=f"fuzz {driven.label}"),
+                expect=rules,
+                keep_going=keep_going,
+                shrink_seconds=shrink_seconds,
+                database=database,
+                status=lambda text: progress.update(task, description=text),
             )
+        if save is not None and report.unexpected:
+            save.mkdir(parents=True, exist_ok=True)
+            for finding in report.unexpected:
+                case = saved_case(finding.shrunk)
+                case_file = save / f"{case['id']}.jsonl"
+                case_file.write_text(
+                    json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
+                )
+                saved.append(str(case_file))
     except EngineUnusable as error:
         fail(f"engine unusable: {error}", EXIT_ENGINE)
     finally:
         driven.close()
+    chosen = (report.unexpected or report.known)[:1]
+    if record is not None and chosen:
+        text = game_record(chosen[0].shrunk)
+        if record == "-":
+            sys.stdout.write(text)
+        else:
+            Path(record).write_text(text, "utf-8")
+    # with `--record -` the record alone is on standard output: the report goes to stderr
+    console = err if record == "-" else out
     if json_output:
-        print_json({**report.as_json(), "saved": str(saved) if saved else None})
+        summary = {**report.as_json(), "saved": saved}
+        if record == "-":
+            sys.stderr.write(json.dumps(summary, ensure_ascii=False) + "\n")
+        else:
+            print_json(summary)
     else:
-        found = "1 divergence" if report.divergent else "no divergence"
-        out.print(
-            f"{report.games} games, {report.steps} steps, {found} ({driven.label})", markup=False
-        )
-        shrunk = report.shrunk
-        if shrunk is not None and shrunk.divergence is not None:
-            first = report.divergent
-            out.print(
-                f"first divergence in game seed {first.seed if first else '?'}; shrunk to "
-                f"{shrunk.players} players, {len(shrunk.items)} steps:\n",
-                markup=False,
+        console.print(fuzz_text(report, driven.label), markup=False, highlight=False)
+        for path in saved:
+            console.print(
+                f"saved as {path} (dekal conformance run --cases {path} ...)", markup=False
             )
-            out.print(game_record(shrunk), markup=False, highlight=False)
-            divergence = shrunk.divergence
-            if divergence.kind == "position":
-                from dekal.conformance.pictures import positions_picture
+        if record not in (None, "-") and chosen:
+            console.print(f"record written to {record} (dekal replay {record})", markup=False)
+    raise typer.Exit(EXIT_VERDICT if report.unexpected else EXIT_OK)
 
-                out.print(positions_picture(divergence.expected, divergence.actual), markup=False)
-        if saved:
-            out.print(f"saved as {saved} (dekal conformance run --cases {saved} ...)", markup=False)
-    raise typer.Exit(EXIT_VERDICT if report.divergent else EXIT_OK)
+
+def fuzz_text(report: FuzzReport, label: str) -> str:
+    """The human report: a summary line, each unexpected deviation's smallest game in full
+    (a game record and, for a position, both positions drawn), one line per known one."""
+    from dekal.conformance.fuzz_records import game_record
+    from dekal.conformance.pictures import positions_picture
+
+    count = len(report.unexpected)
+    found = "no divergence" if not count else f"{count} divergence{'s' * (count > 1)}"
+    known = f", {len(report.known)} known" if report.known else ""
+    lines = [f"{report.games} games, {report.steps} steps, {found}{known} ({label})"]
+    for finding in report.findings:
+        example, shrunk = finding.example, finding.shrunk
+        if finding.shrink is None:
+            how = "not shrunk: the engine deals for itself and cannot load a position"
+        elif finding.shrink.complete:
+            how = f"shrunk in {finding.shrink.seconds:.1f} s"
+        else:
+            how = f"shrink stopped after {finding.shrink.seconds:.1f} s (--shrink-seconds)"
+        head = (
+            f"{example.blame}, first in game {finding.number} (seed {finding.seed}); "
+            f"smallest: {shrunk.players} players, step {example.step} ({how})"
+        )
+        if finding.known:
+            lines.append(f"\nknown: {head}: {example.what}")
+            continue
+        lines.append(f"\n{head}:\n")
+        lines.append(game_record(shrunk))
+        if example.kind == "position":
+            lines.append(positions_picture(example.expected, example.actual))
+    return "\n".join(lines)
 
 
 def register(app: typer.Typer) -> None:

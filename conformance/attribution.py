@@ -30,6 +30,17 @@ from dataclasses import dataclass
 
 from dekal.conformance.protocol import Message, position_fields
 
+RULE_IDS = (
+    *(f"M{n}" for n in range(1, 6)),
+    *(f"T{n}" for n in range(1, 6)),
+    "P1",
+    "P2",
+    *(f"F{n}" for n in range(1, 5)),
+    *(f"S{n}" for n in range(1, 5)),
+    "B1",
+)
+"""Every rule ID of spec/rules.md, in its order."""
+
 
 @dataclass(frozen=True)
 class Blame:
@@ -135,6 +146,11 @@ def blame_legal(position: str) -> Blame:
     if phase in ("next", "over"):
         return Blame(variant_of(position).end_rule, "legal actions")
     return Blame("T1", "legal actions")
+
+
+def blame_perft(position: str) -> Blame:
+    """The perft count differs: perft counts the legal actions, so the rule of the phase."""
+    return Blame(blame_legal(position).rule, "perft")
 
 
 RESULT_PARTS = ("cancelled", "points", "remaining", "totals", "ranking")

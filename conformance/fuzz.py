@@ -1,589 +1,304 @@
 """Random games played on an engine and on the reference in lock-step (`dekal conformance fuzz`).
 
-Each game is seeded: its player count, variants and deals, and every action, come from one
-random.Random(seed). Most actions are legal (chosen among the reference's legal actions);
-some are deliberately wrong (a random verb, seat, cell, value or push) so that refusals and
-their rule IDs are compared too. After every step both engines are asked for the position
-and the legal actions; at every scored round, for the result.
+Each game is a sequence of choices made by a seeded chooser (dekal.conformance.fuzz_choices):
+its set-up and steering (dekal.conformance.fuzz_games), then every step. The lock-step
+(dekal.conformance.lockstep) compares the engine with the reference after every step and
+blames each deviation on one rule and field (dekal.conformance.attribution).
 
-Random play alone rarely reaches some rule situations, so a share of the games is steered
-into them, still from the same seed: under the lowest-card rule, turn 1's reveals are chosen
-so that seats tie for the lowest card (F1–F2), sometimes on a deal built so that the set-aside
-draws tie again or the pile runs short; in a match, the threshold is sometimes set to a total
-the players really reach, found by playing the game on the reference first (S4: ≥, not >).
-Ordinary random games remain the majority.
+Every distinct deviation (by rule and field) is reported once, with its smallest example:
+the first game that shows it is shrunk with Hypothesis (dekal.conformance.shrink). A
+deviation blamed on a rule the user expects (--expect) does not stop the game: while the
+full positions still agree (say only the public view differs, M3, or only the ranking, S3)
+the game goes on with that comparison set aside; once the states have parted, an engine
+that claims `position` is put back on the reference's position, any other's game is
+abandoned and the next one starts. An unexpected deviation stops the run, unless asked to
+keep going (it is then set aside like an expected one in the games that follow).
 
-On the first divergence the game is shrunk: refused actions that did not matter are dropped,
-then shorter random games with fewer players are searched for a divergence that comes
-sooner. The shortest one found is printed as a game record and can be saved as a ready
-conformance case.
+The same seed plays the same games and finds the same deviations; the smallest examples
+are the same too as long as each shrink ends within its time budget (the report says
+when one did not) and the example database holds nothing older (`--no-db`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
 
 import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
-from dekal.conformance.client import Engine, EngineError
-from dekal.conformance.generate import record_case
+from dekal.conformance.client import Engine
+from dekal.conformance.fuzz_choices import Chooser, seeded_chooser
+from dekal.conformance.fuzz_games import (
+    PERFT_RATE,
+    SEED_LIMIT,
+    lowest_reveals,
+    next_action,
+    perft_depth,
+    seeded_deal_message,
+    steered_setup,
+)
+from dekal.conformance.fuzz_records import game_record
+from dekal.conformance.lockstep import Deviation, DeviationKey, LockStep
 from dekal.conformance.protocol import Message, position_fields
-from dekal.conformance.runner import describe_reply, same_refusal
-from dekal_ref.deal import seeded_deal
-from dekal_ref.notation import CELL_NAMES, format_grid, value_symbol
+from dekal.conformance.shrink import Shrunk, database_folder, shrink
 
-WRONG_ACTION_RATE = 0.12
 MAX_STEPS = 2000
-TIE_RATE = 0.5  # lowest-card games whose turn-1 reveals are steered into a tie (F1–F2)
-EXACT_THRESHOLD_RATE = 0.8  # matches whose threshold is a total really reached (S4)
 NO_THRESHOLD = 10**9  # a match threshold nobody reaches, while looking for a real total
+DEFAULT_SHRINK_SECONDS = 10.0
+SEED_STRIDE = 1_000_003  # game k of a run with seed s has seed s * SEED_STRIDE + k
 
 
-@dataclass
-class FuzzDivergence:
-    """The first step where the engine and the reference disagree."""
+@dataclass(frozen=True)
+class Mask:
+    """The deviations a game goes past: those blamed on an expected rule (--expect), and
+    those already reported earlier in the run."""
 
-    step: int  # 0: new_game; k: the k-th item
-    sent: str
-    what: str
-    expected: str = ""
-    actual: str = ""
-    kind: str = "text"  # "position" when expected/actual are positions
+    rules: frozenset[str] = frozenset()
+    keys: frozenset[DeviationKey] = frozenset()
+
+    def covers(self, deviation: Deviation) -> bool:
+        return deviation.blame.rule in self.rules or deviation.key in self.keys
 
 
 @dataclass
 class FuzzGame:
-    """A game as played: its set-up and the items sent (actions or new deals)."""
+    """A game as played: its set-up, the items sent (actions or new deals), the choices it
+    was made of, and what the lock-step saw."""
 
     seed: int
     setup: Message
     items: list[Message] = field(default_factory=list)
-    divergence: FuzzDivergence | None = None
+    choices: list[int] = field(default_factory=list)
+    deviations: list[Deviation] = field(default_factory=list)  # the first of each kind
+    divergence: Deviation | None = None  # the deviation that stopped the game
+    abandoned: bool = False  # stopped by a known deviation that parted the states
+    resyncs: int = 0  # times the engine was put back on the reference's position
 
     @property
     def players(self) -> int:
         return int(self.setup["rules"]["players"])
 
+    @property
+    def length(self) -> int:
+        return len(self.items)
 
-def _deal(seed: int, players: int) -> Message:
-    deal = seeded_deal(seed, players)
-    return {
-        "grids": [format_grid(grid) for grid in deal.grids],
-        "pile": "".join(value_symbol(v) for v in deal.pile) or "-",
-    }
+    def first(self, key: DeviationKey) -> Deviation | None:
+        return next((d for d in self.deviations if d.key == key), None)
 
+    def cut(self, key: DeviationKey) -> FuzzGame:
+        """The game up to and including the step of its first deviation `key`."""
+        deviation = self.first(key)
+        assert deviation is not None
+        seen = self.deviations[: self.deviations.index(deviation) + 1]
+        items = self.items[: deviation.step]
+        return FuzzGame(self.seed, self.setup, items, self.choices, seen, deviation)
 
-def random_setup(rng: random.Random, info: Message, players: int | None = None) -> Message:
-    """Players, variants and threshold among what the engine claims, and a seeded deal."""
-    return steered_setup(rng, info, players)[0]
-
-
-@dataclass(frozen=True)
-class Steering:
-    """How a game is pushed into a rare situation (none by default).
-
-    reveals: turn 1 of round 1, the reveal each seat makes (F1–F2 ties), in seat order.
-    exact_round: the threshold becomes the highest total after this round (S4), once the game
-    has been played on the reference alone to find it.
-    """
-
-    reveals: tuple[str, ...] = ()
-    exact_round: int | None = None
+    def deals(self) -> list[Message]:
+        """Every round's deal, round 1 first."""
+        return [self.setup["deal"]] + [i["new_round"] for i in self.items if "new_round" in i]
 
 
-def steered_setup(
-    rng: random.Random, info: Message, players: int | None = None
-) -> tuple[Message, Steering]:
-    """A random set-up as random_setup, and now and then a steering (see the module doc)."""
-    claimed = [p for p in info.get("players", []) if isinstance(p, int) and 2 <= p <= 6] or [2]
-    count = players if players is not None else rng.choice(claimed)
-    variants = info.get("variants", {})
-    push = rng.choice(variants.get("push") or ["slide"])
-    first = rng.choice(variants.get("first") or ["lowest"])
-    threshold = None
-    exact_round = None
-    if "match" in info.get("features", []) and rng.random() < 0.25:
-        threshold = rng.choice((40, 60, 100, 150))
-        if rng.random() < EXACT_THRESHOLD_RATE:
-            exact_round = rng.choice((1, 1, 2, 3))
-    deal = _deal(rng.getrandbits(32), count)
-    reveals: tuple[str, ...] = ()
-    if first == "lowest" and rng.random() < TIE_RATE:
-        deal, reveals = tied_deal(rng, count)
-    setup = {
-        "rules": {"players": count, "push": push, "first": first, "threshold": threshold},
-        "deal": deal,
-        "first_player": rng.randrange(count) if first == "chosen" else None,
-    }
-    return setup, Steering(reveals, exact_round)
-
-
-def tied_deal(rng: random.Random, players: int) -> tuple[Message, tuple[str, ...]]:
-    """A legal deal (the 100 cards, rearranged) and turn-1 reveals where two or more seats tie
-    for the lowest card (F2). Four kinds: each seat simply reveals its lowest card (a seeded
-    deal; a tie or not); an explicit tie with a shuffled pile (one draw decides); a tie whose
-    first draws tie again (a re-draw); a 6-player deal whose 4-card pile runs short (ruling)."""
-    deal = seeded_deal(rng.getrandbits(32), players)
-    cards = [v for grid in deal.grids for v in grid] + list(deal.pile)
-    kind = rng.choice(("lowest", "draw", "redraw", "short"))
-    if kind == "lowest":
-        cells = [grid.index(min(grid)) for grid in deal.grids]
-        return _deal_message(cards, players), _reveals(cells)
-    tied = sorted(rng.sample(range(players), rng.randint(2, players)))
-    low = rng.choice((1, 1, 2, 3, 5))
-    cells = [rng.randrange(16) for _ in range(players)]
-    kept: set[int] = set()
-    for seat in range(players):
-        wanted = low if seat in tied else rng.randint(low + 1, 10)
-        _place(cards, seat * 16 + cells[seat], wanted, kept)
-    pile_start = 16 * players
-    draw = rng.choice([v for v in range(1, 11) if v != low])
-    if kind == "short" and players == 6:
-        ties_again = len(cards) - pile_start  # the whole 4-card pile: ties until it runs out
-    elif kind in ("redraw", "short"):
-        ties_again = len(tied)  # the first draws tie; the next ones decide
-    else:
-        ties_again = 0
-    for index in range(pile_start, min(pile_start + ties_again, len(cards))):
-        _place(cards, index, draw, kept)
-    return _deal_message(cards, players), _reveals(cells)
-
-
-def _place(cards: list[int], index: int, value: int, kept: set[int]) -> None:
-    """Swap a card of `value` into cards[index] (the 100 cards stay the 100 cards), taking it
-    from a place not already arranged; keep `index` arranged."""
-    if cards[index] != value:
-        source = next(
-            (i for i, v in enumerate(cards) if v == value and i not in kept and i != index), None
-        )
-        if source is None:
-            return  # every copy is already placed: leave this one as dealt
-        cards[index], cards[source] = cards[source], cards[index]
-    kept.add(index)
-
-
-def _deal_message(cards: list[int], players: int) -> Message:
-    grids = [tuple(cards[16 * seat : 16 * seat + 16]) for seat in range(players)]
-    pile = cards[16 * players :]
-    return {
-        "grids": [format_grid(grid) for grid in grids],
-        "pile": "".join(value_symbol(v) for v in pile) or "-",
-    }
-
-
-def _reveals(cells: list[int]) -> tuple[str, ...]:
-    return tuple(f"reveal {seat} {CELL_NAMES[cell]}" for seat, cell in enumerate(cells))
-
-
-def wrong_action(rng: random.Random, players: int) -> str:
-    """An action that is often illegal: any verb, any seat (one past the last too), any cell,
-    value or push; now and then one that does not even parse."""
-    verb = rng.choice(("reveal", "take", "push"))
-    seat = rng.randrange(players + 1)
-    if rng.random() < 0.05:
-        return rng.choice(("reveal 0 e9", "take 0 0", "push 0 X", "jump 0 a1", "reveal x a1"))
-    if verb == "reveal":
-        argument = rng.choice(CELL_NAMES)
-    elif verb == "take":
-        argument = rng.choice("123456789T")
-    else:
-        argument = rng.choice("LRTB") + rng.choice(("", "1", "2", "3", "4"))
-    return f"{verb} {seat} {argument}"
-
-
-class LockStep:
-    """The engine under test and a fresh reference, driven with the same requests."""
-
-    def __init__(self, engine: Engine, timeout: float) -> None:
-        self.engine = engine
-        self.timeout = timeout
-        self.reference = ProtocolAdapter(dekal_ref)
-        self.steps = 0
-
-    def ref(self, cmd: str, **fields: Any) -> Message:
-        return self.reference.handle({"id": 0, "cmd": cmd, **fields})
-
-    def eng(self, cmd: str, **fields: Any) -> Message:
-        return self.engine.request({"cmd": cmd, **fields}, self.timeout)
-
-    def send(self, step: int, item: Message) -> FuzzDivergence | None:
-        """Send one item to both; compare the replies, positions, legal actions, results.
-        An engine that crashes, hangs or answers garbage diverges too (and is restarted)."""
-        self.steps += 1
-        try:
-            return self._send(step, item)
-        except EngineError as error:
-            self.engine.restart()
-            sent = item.get("action", "new_round" if "new_round" in item else "new_game")
-            return FuzzDivergence(step, sent, f"the engine failed: {error}")
-
-    def _send(self, step: int, item: Message) -> FuzzDivergence | None:
-        if "action" in item:
-            sent = item["action"]
-            before = position_fields(self.ref("position")["position"])["phase"]
-            expected, actual = self.ref("action", action=sent), self.eng("action", action=sent)
-        elif "new_round" in item:
-            sent, before = "new_round", "next"
-            expected = self.ref("new_round", deal=item["new_round"])
-            actual = self.eng("new_round", deal=item["new_round"])
-        else:
-            sent, before = "new_game", ""
-            expected, actual = (
-                self.ref("new_game", **item["new_game"]),
-                self.eng("new_game", **item["new_game"]),
-            )
-        wanted = {"ok": True} if expected["ok"] else _typed(expected)
-        if not same_refusal(wanted, actual):
-            return FuzzDivergence(
-                step,
-                sent,
-                f"the reference {describe_reply(expected)}, the engine {describe_reply(actual)}",
-            )
-        if not expected["ok"] and sent == "new_game":
-            return None
-        return self.compare_state(step, sent, before)
-
-    def compare_state(self, step: int, sent: str, before: str) -> FuzzDivergence | None:
-        want = str(self.ref("position")["position"])
-        got = self.eng("position")
-        if got.get("position") != want:
-            return FuzzDivergence(
-                step, sent, "the position differs", want, str(got.get("position")), "position"
-            )
-        legal_want = sorted(str(a) for a in self.ref("legal")["actions"])
-        legal_got = self.eng("legal").get("actions")
-        if not isinstance(legal_got, list) or sorted(map(str, legal_got)) != legal_want:
-            return FuzzDivergence(
-                step,
-                sent,
-                "the legal actions differ",
-                " ".join(legal_want),
-                " ".join(map(str, legal_got or [])),
-            )
-        phase = position_fields(want)["phase"]
-        if phase in ("next", "over") and before not in ("next", "over"):
-            result_want = {
-                k: v for k, v in self.ref("result").items() if k in ("scores", "totals", "ranking")
-            }
-            reply = self.eng("result")
-            result_got = {k: reply.get(k) for k in ("scores", "totals", "ranking")}
-            if _normal(result_got) != _normal(result_want):
-                return FuzzDivergence(
-                    step,
-                    sent,
-                    "the result differs (scores, totals or ranking)",
-                    json.dumps(result_want),
-                    json.dumps(result_got),
-                )
-        return None
-
-
-def _typed(reply: Message) -> Message:
-    error = reply["error"]
-    return (
-        {"ok": False, "rule": error["rule"]}
-        if error["kind"] == "illegal"
-        else {"ok": False, "kind": error["kind"]}
-    )
-
-
-def _normal(result: Message) -> Message:
-    scores = result.get("scores")
-    if isinstance(scores, list):
-        scores = [
-            {**s, "cancelled": sorted(s.get("cancelled") or [])} if isinstance(s, dict) else s
-            for s in scores
-        ]
-    return {**result, "scores": scores}
-
-
-def play_random(
-    lock: LockStep, seed: int, info: Message, players: int | None = None, max_steps: int = MAX_STEPS
+def play_game(
+    lock: LockStep,
+    chooser: Chooser,
+    mask: Mask = Mask(),
+    seed: int = 0,
+    stop_at: DeviationKey | None = None,
+    fixed_deals: list[Message] | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> FuzzGame:
-    """Play one seeded random game in lock-step; stop at the first divergence."""
-    rng = random.Random(seed)
-    setup, steering = steered_setup(rng, info, players)
+    """Play one game in lock-step, every choice from `chooser`. The game stops at its end,
+    at a deviation that `mask` does not cover (or that is `stop_at`), or when a covered one
+    parts the states and the engine cannot be put back; after max_steps items.
+
+    fixed_deals (engines that deal for themselves, with feature `position`): the deals to
+    play instead of the engine's, round by round, so that a game replays the same way.
+    max_steps bounds the items sent, not the reference's look-ahead for a threshold (S4):
+    the choices a game is made of never depend on it."""
+    setup, steering = steered_setup(chooser, lock.engine.info)
+    pre_played: list[Message] = []
     if steering.exact_round is not None:
-        threshold = _reached_total(seed, setup, steering, rng.getstate(), max_steps)
+        threshold, pre_played = reached_total(
+            chooser, setup, steering.reveals, steering.exact_round
+        )
         if threshold is not None:
             setup = {**setup, "rules": {**setup["rules"], "threshold": threshold}}
-    game = FuzzGame(seed, setup)
+    game = FuzzGame(seed, setup, choices=chooser.choices)
+    deals = iter(fixed_deals or [])
 
-    def send(item: Message) -> FuzzDivergence | None:
+    def goes_on(deviations: Iterator[Deviation]) -> bool:
+        for deviation in deviations:
+            if game.first(deviation.key) is None:
+                game.deviations.append(deviation)
+            if deviation.key == stop_at or not mask.covers(deviation):
+                game.divergence = deviation
+                return False
+            if deviation.parted:
+                if lock.load_position():
+                    game.resyncs += 1
+                    return True
+                game.abandoned = True
+                return False
+        return True
+
+    start: Message = {"new_game": setup}
+    going = goes_on(lock.observe(0, start, next(deals, None)))
+    game.setup = start["new_game"]  # with the engine's own deal, if it deals
+    planned = list(steering.reveals)
+    if going and steering.lowest:
+        planned = list(lowest_reveals(lock.position()))
+    while going and len(game.items) < max_steps:
+        position = lock.position()
+        phase = position_fields(position)["phase"]
+        if phase == "over":
+            break
+        legal = lock.legal()
+        if "perft" in lock.claims:
+            depth = perft_depth(position, legal)
+            sampled = depth is not None and chooser.chance(PERFT_RATE)
+            if sampled and not goes_on(lock.check_perft(len(game.items), depth or 1)):
+                break
+        if phase != "reveal":
+            planned = []
+        item: Message
+        if pre_played:
+            item = pre_played.pop(0)
+        elif phase == "next":
+            deal = None
+            if not lock.own_deal:
+                deal = seeded_deal_message(chooser.below(SEED_LIMIT), game.players)
+            item = {"new_round": deal}
+        else:
+            item = {"action": next_action(chooser, legal, planned, game.players)}
         game.items.append(item)
-        return lock.send(len(game.items), item)
-
-    divergence = lock.send(0, {"new_game": game.setup})
-    if divergence is None:
-        divergence = _play(lock.ref, send, rng, game, steering, max_steps)
-    game.divergence = divergence
+        fixed = None
+        if "new_round" in item and fixed_deals is not None:
+            fixed = next(deals, None) or seeded_deal_message(len(game.items), game.players)
+        going = goes_on(lock.observe(len(game.items), item, fixed))
     return game
 
 
-def _play(
-    ref: Callable[..., Message],
-    send: Callable[[Message], FuzzDivergence | None],
-    rng: random.Random,
-    game: FuzzGame,
-    steering: Steering,
-    max_steps: int,
-) -> FuzzDivergence | None:
-    """The random moves of a game after its set-up, as the reference sees them: mostly legal
-    ones, some wrong ones, a new seeded deal between match rounds; the steered turn-1 reveals
-    first when there are some. Stops at the end, a divergence, or max_steps items."""
-    rounds = 1
-    planned = list(steering.reveals)
-    while len(game.items) < max_steps:
-        legal = [str(a) for a in ref("legal")["actions"]]
-        phase = position_fields(ref("position")["position"])["phase"]
-        if phase == "over":
-            return None
-        planned = [reveal for reveal in planned if reveal in legal] if phase == "reveal" else []
-        if phase == "next":
-            item: Message = {"new_round": _deal(game.seed * 1000 + rounds, game.players)}
-            rounds += 1
-        elif rng.random() < WRONG_ACTION_RATE or not legal:
-            item = {"action": wrong_action(rng, game.players)}
-        elif planned:
-            item = {"action": planned.pop(0)}
-        else:
-            item = {"action": rng.choice(legal)}
-        divergence = send(item)
-        if divergence is not None:
-            return divergence
-    return None
-
-
-def _reached_total(
-    seed: int, setup: Message, steering: Steering, rng_state: Any, max_steps: int
-) -> int | None:
-    """S4 steering: play the game on the reference alone, as it will be played (the same moves
-    from the same random state), in a match nobody wins; the highest total after round
-    `steering.exact_round`. With that threshold the match ends exactly there (≥, not >)."""
+def reached_total(
+    chooser: Chooser,
+    setup: Message,
+    reveals: tuple[str, ...],
+    exact_round: int,
+) -> tuple[int | None, list[Message]]:
+    """S4 steering: play the game's first rounds on the reference alone, in a match nobody
+    wins, making the game's choices; the highest total after round `exact_round`, and the
+    items played. With that threshold the match ends exactly there (≥, not >)."""
     reference = ProtocolAdapter(dekal_ref)
 
-    def ref(cmd: str, **fields: Any) -> Message:
+    def ref(cmd: str, **fields: object) -> Message:
         return reference.handle({"id": 0, "cmd": cmd, **fields})
 
     rules = {**setup["rules"], "threshold": NO_THRESHOLD}
-    if not ref("new_game", **{**setup, "rules": rules})["ok"]:
-        return None
-    game = FuzzGame(seed, setup)
-    totals: list[int] = []
-
-    def send(item: Message) -> FuzzDivergence | None:
-        game.items.append(item)
-        if "action" in item:
-            ref("action", action=item["action"])
-        else:
+    ref("new_game", **{**setup, "rules": rules})
+    players = int(rules["players"])
+    items: list[Message] = []
+    planned = list(reveals)
+    rounds = 0
+    while len(items) < MAX_STEPS:
+        phase = position_fields(str(ref("position")["position"]))["phase"]
+        item: Message
+        if phase == "next":
+            rounds += 1
+            if rounds == exact_round:
+                total = max(ref("result")["totals"])
+                return (total if total >= 1 else None), items
+            item = {"new_round": seeded_deal_message(chooser.below(SEED_LIMIT), players)}
             ref("new_round", deal=item["new_round"])
-        if position_fields(ref("position")["position"])["phase"] == "next":
-            totals.append(max(ref("result")["totals"]))
-            if len(totals) == steering.exact_round:
-                return FuzzDivergence(0, "", "found")  # stop here
-        return None
-
-    rng = random.Random()
-    rng.setstate(rng_state)
-    _play(ref, send, rng, game, steering, max_steps)
-    if len(totals) < (steering.exact_round or 0) or totals[-1] < 1:
-        return None
-    return totals[-1]
-
-
-def replay(lock: LockStep, setup: Message, items: list[Message]) -> FuzzDivergence | None:
-    """Play a fixed game in lock-step; the first divergence, or None."""
-    divergence = lock.send(0, {"new_game": setup})
-    for number, item in enumerate(items, start=1):
-        if divergence is not None:
-            return divergence
-        divergence = lock.send(number, item)
-    return divergence
-
-
-def _refused_by_reference(setup: Message, items: list[Message]) -> list[bool]:
-    reference = ProtocolAdapter(dekal_ref)
-    reference.handle({"id": 0, "cmd": "new_game", **setup})
-    flags = []
-    for item in items:
-        if "action" in item:
-            reply = reference.handle({"id": 0, "cmd": "action", "action": item["action"]})
         else:
-            reply = reference.handle({"id": 0, "cmd": "new_round", "deal": item["new_round"]})
-        flags.append(not reply["ok"])
-    return flags
+            if phase != "reveal":
+                planned = []
+            legal = [str(a) for a in ref("legal")["actions"]]
+            item = {"action": next_action(chooser, legal, planned, players)}
+            ref("action", action=item["action"])
+        items.append(item)
+    return None, items
 
 
-def shrink(
-    lock: LockStep,
-    game: FuzzGame,
-    info: Message,
-    budget: int = 150,
-    advance: Callable[[], None] | None = None,
-) -> FuzzGame:
-    """A shorter game that still diverges: (1) cut after the divergence, (2) drop refused
-    actions before it, (3) search seeded random games with as few players as possible whose
-    divergence comes as soon or sooner, (4) drop refused actions from the winner too."""
-    assert game.divergence is not None
-    best = _without_refusals(lock, _cut(game))
-    for attempt in range(budget):
-        if advance is not None:
-            advance()
-        players = 2 + attempt % max(1, best.players - 1)
-        seed = game.seed * 7919 + attempt + 1
-        candidate = play_random(lock, seed, info, players, max_steps=len(best.items))
-        if candidate.divergence is not None and _smaller(_cut(candidate), best):
-            best = _cut(candidate)
-    return _without_refusals(lock, best)
+@dataclass
+class Finding:
+    """A distinct deviation: the game that showed it first, and its smallest example."""
 
+    deviation: Deviation  # as first seen
+    number: int  # the game of the run (from 1) that showed it first
+    seed: int  # that game's seed
+    shrunk: FuzzGame  # the smallest example, cut at the deviation
+    known: bool  # blamed on a rule given to --expect
+    shrink: Shrunk[FuzzGame] | None = None  # None: not shrunk (own deals cannot replay)
 
-def _cut(game: FuzzGame) -> FuzzGame:
-    """The game up to and including its diverging step."""
-    assert game.divergence is not None
-    return FuzzGame(game.seed, game.setup, game.items[: game.divergence.step], game.divergence)
+    @property
+    def example(self) -> Deviation:
+        assert self.shrunk.divergence is not None
+        return self.shrunk.divergence
 
-
-def _without_refusals(lock: LockStep, game: FuzzGame) -> FuzzGame:
-    """Drop the actions the reference refused before the last step, if it still diverges."""
-    refused = _refused_by_reference(game.setup, game.items)
-    kept = [
-        item for item, bad in zip(game.items[:-1], refused[:-1], strict=True) if not bad
-    ] + game.items[-1:]
-    if len(kept) == len(game.items):
-        return game
-    found = replay(lock, game.setup, kept)
-    if found is None or found.step == 0:
-        return game
-    return FuzzGame(game.seed, game.setup, kept[: found.step], found)
-
-
-def _smaller(a: FuzzGame, b: FuzzGame) -> bool:
-    return (len(a.items), a.players) < (len(b.items), b.players)
-
-
-def game_record(game: FuzzGame) -> str:
-    """The shrunk game as a game record (dekal_ref.record) of the moves the reference
-    accepted, then the step where the engine diverged."""
-    from dekal_ref.actions import NewRound, parse_action
-    from dekal_ref.record import format_record, record_from_game
-
-    setup = game.setup
-    rules = dekal_ref.Rules(**setup["rules"])
-    deal = _deal_object(setup["deal"])
-    refused = _refused_by_reference(setup, game.items)
-    actions: list[Any] = []
-    skipped: list[str] = []
-    for item, bad in zip(game.items[:-1], refused[:-1], strict=True):
-        if bad:
-            skipped.append(item.get("action", "new_round"))
-        elif "action" in item:
-            actions.append(parse_action(item["action"]))
-        else:
-            actions.append(NewRound(_deal_object(item["new_round"])))
-    try:
-        text = format_record(record_from_game(rules, [deal], setup["first_player"], actions))
-    except dekal_ref.DekalError as error:
-        text = f"(no record: {error})\n"
-    divergence = game.divergence
-    if skipped:
-        text += (
-            f"\n# refused by both before the divergence (left out above): {'; '.join(skipped)}\n"
-        )
-    if divergence is not None:
-        text += f"\n# then step {divergence.step}: {divergence.sent}\n# {divergence.what}\n"
-        if divergence.expected or divergence.actual:
-            text += f"# reference: {divergence.expected}\n# engine:    {divergence.actual}\n"
-    return text
-
-
-def _deal_object(deal: Message) -> Any:
-    from dekal_ref.notation import parse_grid, parse_value
-
-    pile = "" if deal["pile"] == "-" else deal["pile"]
-    return dekal_ref.Deal(
-        tuple(parse_grid(g) for g in deal["grids"]), tuple(parse_value(s) for s in pile)
-    )
-
-
-def rules_of(game: FuzzGame) -> list[str]:
-    """The rule IDs a saved case tests, from the step that diverged."""
-    divergence = game.divergence
-    item = game.items[-1] if game.items else {}
-    reference = _refused_by_reference(game.setup, game.items)
-    if divergence is None:
-        return ["B1"]
-    if "result" in divergence.what:
-        return ["S1", "S2", "S3", "S4"] if game.setup["rules"]["threshold"] else ["S1", "S2", "S3"]
-    if game.items and reference[-1]:
-        replayed = ProtocolAdapter(dekal_ref)
-        replayed.handle({"id": 0, "cmd": "new_game", **game.setup})
-        for earlier in game.items[:-1]:
-            cmd = "action" if "action" in earlier else "new_round"
-            replayed.handle(
-                {
-                    "id": 0,
-                    "cmd": cmd,
-                    **(
-                        {"action": earlier["action"]}
-                        if "action" in earlier
-                        else {"deal": earlier["new_round"]}
-                    ),
-                }
-            )
-        last = (
-            replayed.handle({"id": 0, "cmd": "action", "action": item["action"]})
-            if "action" in item
-            else {}
-        )
-        rule = last.get("error", {}).get("rule")
-        return [rule, "B1"] if rule else ["B1"]
-    verb = item.get("action", "new_round").split()[0]
-    push_rule = "P1" if game.setup["rules"]["push"] == "slide" else "P2"
-    return {"reveal": ["T1", "F1", "F2"], "take": ["T3"], "push": ["T4", push_rule, "T5"]}.get(
-        verb, ["M5", "F4"]
-    )
-
-
-def saved_case(game: FuzzGame) -> Message:
-    """The shrunk game as a ready conformance case (its ID from a hash of the game)."""
-    digest = hashlib.sha256(
-        json.dumps([game.setup, game.items], sort_keys=True).encode()
-    ).hexdigest()[:8]
-    title = f"fuzz: {game.divergence.what if game.divergence else 'a random game'}"
-    return record_case(f"fuzz-{digest}", title, rules_of(game), game.setup, game.items)
+    def as_json(self) -> Message:
+        example = self.example
+        return {
+            "rule": example.blame.rule,
+            "field": example.blame.field,
+            "known": self.known,
+            "game": self.number,
+            "seed": self.seed,
+            "step": example.step,
+            "players": self.shrunk.players,
+            "sent": example.sent,
+            "what": example.what,
+            "expected": example.expected,
+            "actual": example.actual,
+            "record": game_record(self.shrunk),
+            "shrink": None
+            if self.shrink is None
+            else {
+                "attempts": self.shrink.attempts,
+                "seconds": round(self.shrink.seconds, 2),
+                "complete": self.shrink.complete,
+            },
+        }
 
 
 @dataclass
 class FuzzReport:
     games: int = 0
     steps: int = 0
-    divergent: FuzzGame | None = None
-    shrunk: FuzzGame | None = None
+    findings: list[Finding] = field(default_factory=list)
+    abandoned: int = 0  # games given up after a known deviation parted the states
+    resyncs: int = 0
     error: str = ""
 
+    @property
+    def unexpected(self) -> list[Finding]:
+        return [f for f in self.findings if not f.known]
+
+    @property
+    def known(self) -> list[Finding]:
+        return [f for f in self.findings if f.known]
+
     def as_json(self) -> Message:
-        shrunk = self.shrunk
+        first = self.unexpected[0] if self.unexpected else None
         return {
             "games": self.games,
             "steps": self.steps,
-            "divergences": 0 if self.divergent is None else 1,
+            "divergences": len(self.unexpected),
+            "known": len(self.known),
+            "abandoned": self.abandoned,
+            "resyncs": self.resyncs,
             "error": self.error or None,
+            "deviations": [finding.as_json() for finding in self.findings],
             "divergence": None
-            if shrunk is None or shrunk.divergence is None
+            if first is None
             else {
-                "seed": self.divergent.seed if self.divergent else None,
-                "steps": len(shrunk.items),
-                "players": shrunk.players,
-                "at": shrunk.divergence.sent,
-                "what": shrunk.divergence.what,
-                "expected": shrunk.divergence.expected,
-                "actual": shrunk.divergence.actual,
-                "record": game_record(shrunk),
+                "seed": first.seed,
+                "steps": first.shrunk.length,
+                "players": first.shrunk.players,
+                "at": first.example.sent,
+                "what": first.example.what,
+                "expected": first.example.expected,
+                "actual": first.example.actual,
+                "record": game_record(first.shrunk),
             },
         }
 
@@ -594,20 +309,68 @@ def fuzz(
     seed: int,
     timeout: float = 10.0,
     advance: Callable[[], None] | None = None,
+    *,
+    expect: frozenset[str] = frozenset(),
+    keep_going: bool = False,
+    shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
+    database: Path | None = None,
+    status: Callable[[str], None] | None = None,
 ) -> FuzzReport:
-    """Play `games` seeded random games in lock-step; shrink the first divergence."""
+    """Play `games` seeded random games in lock-step; report every distinct deviation once,
+    shrunk. Stops after the game that shows the first unexpected one, unless keep_going.
+    `database`: Hypothesis's example database directory (None: kept in memory only)."""
     lock = LockStep(engine, timeout)
     report = FuzzReport()
-    for number in range(games):
-        game_seed = seed * 1_000_003 + number
-        game = play_random(lock, game_seed, engine.info)
+    mask = Mask(expect)
+    for number in range(1, games + 1):
+        game_seed = seed * SEED_STRIDE + number - 1
+        steps_before = lock.steps
+        game = play_game(lock, seeded_chooser(game_seed), mask, game_seed)
+        report.steps += lock.steps - steps_before  # the games' steps, not the shrinks'
         report.games += 1
-        report.steps = lock.steps
+        report.abandoned += game.abandoned
+        report.resyncs += game.resyncs
+        earlier = mask
+        for deviation in game.deviations:
+            if deviation.key in mask.keys:
+                continue
+            if status is not None:
+                status(f"shrinking {deviation.blame}")
+            shrunk, how = _smallest(lock, game, deviation.key, earlier, shrink_seconds, database)
+            known = deviation.blame.rule in expect
+            report.findings.append(Finding(deviation, number, game_seed, shrunk, known, how))
+            mask = Mask(mask.rules, mask.keys | {deviation.key})
         if advance is not None:
             advance()
-        if game.divergence is not None:
-            report.divergent = game
-            report.shrunk = shrink(lock, game, engine.info)
-            report.steps = lock.steps
-            return report
+        if report.unexpected and not keep_going:
+            break
     return report
+
+
+def _smallest(
+    lock: LockStep,
+    game: FuzzGame,
+    key: DeviationKey,
+    mask: Mask,
+    seconds: float,
+    database: Path | None,
+) -> tuple[FuzzGame, Shrunk[FuzzGame] | None]:
+    """The smallest game that shows deviation `key` (the others of `mask` set aside)."""
+    fixed: list[Message] | None = None
+    if lock.own_deal:
+        if "position" not in lock.claims:
+            return game.cut(key), None  # its deals were the engine's: it cannot replay
+        fixed = game.deals()
+
+    def play(chooser: Chooser, limit: int) -> FuzzGame:
+        return play_game(lock, chooser, mask, game.seed, key, fixed, max_steps=limit)
+
+    shrunk = shrink(
+        play,
+        game.cut(key),
+        key,
+        seconds=seconds,
+        database=None if database is None else database / database_folder(lock.engine.label, key),
+        seed=game.seed,
+    )
+    return shrunk.game.cut(key), shrunk
