@@ -2,13 +2,32 @@
 
 from __future__ import annotations
 
-from importlib.metadata import version
-from typing import Annotated
+import os
+import signal
+import sys
 
-import typer
 
-from dekal.cli import conformance, grid_commands, prove, solve
-from dekal.cli import replay as replay_command
+def _interrupted_while_loading(signum: int, frame: object) -> None:
+    """Ctrl-C before `main` runs: nothing is started yet, so nothing needs closing."""
+    os.write(2, b"error: interrupted (Ctrl-C)\n")
+    os._exit(130)
+
+
+if os.path.basename(sys.argv[0] if sys.argv else "") == "dekal":
+    # this process is the `dekal` command (not a test importing it): the modules below take
+    # a noticeable time to load, and a Ctrl-C meanwhile must not print a traceback either
+    signal.signal(signal.SIGINT, _interrupted_while_loading)
+
+import threading  # noqa: E402 - after the handler above, as every import below
+from importlib.metadata import version  # noqa: E402
+from types import FrameType  # noqa: E402
+from typing import Annotated  # noqa: E402
+
+import typer  # noqa: E402
+
+from dekal.cli import conformance, grid_commands, prove, solve  # noqa: E402
+from dekal.cli import replay as replay_command  # noqa: E402
+from dekal.cli.common import EXIT_INTERRUPTED, err  # noqa: E402
 
 app = typer.Typer(
     name="dekal",
@@ -17,7 +36,8 @@ app = typer.Typer(
         "Grids are written as four rows joined by '/': 53T2/1.44/9999/TT11"
         " (T is ten, '.' the hole)."
         " Every command takes --json for machines. Exit codes: 0 ok, 1 negative verdict,"
-        " 2 bad input or illegal action, 3 engine under test unusable."
+        " 2 bad input or illegal action, 3 engine under test unusable, 4 answered but not"
+        " proved within the time limit (dekal solve), 130 interrupted (Ctrl-C)."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -51,5 +71,39 @@ prove.register(app)
 conformance.register(app)
 
 
+class Interrupted(BaseException):
+    """Ctrl-C. Not an Exception, so that no `except Exception` on the way up can swallow it
+    (and not a KeyboardInterrupt, which typer would turn into "Aborted!" and exit code 1)."""
+
+
+def _inside_z3(frame: FrameType | None) -> bool:
+    """Is Python running Z3's own code (possibly a callback from C, which cannot pass an
+    exception on: ctypes would print it and drop it)?"""
+    z3 = sys.modules.get("z3")
+    folder = os.path.dirname(getattr(z3, "__file__", None) or "/nowhere/")
+    return frame is not None and frame.f_code.co_filename.startswith(folder + os.sep)
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    """Stop whatever runs: the unwinding closes engines (their whole process groups) and
+    solvers on its way up to `main`. A Z3 check in progress has its own handler, which
+    cancels the check; `proofs.limits.z3_check` then raises the signal again, to here."""
+    if _inside_z3(frame):  # deliver it again in a moment, outside Z3's Python code
+        threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the cleanup on the way up runs to its end
+    raise Interrupted
+
+
 def main() -> None:
-    app()
+    """The `dekal` command: a Ctrl-C exits with 130 and one line, never a traceback."""
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        app()
+    except Interrupted:
+        err.print("error: interrupted (Ctrl-C)", style="bold red")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # everything that needed closing was closed on the way up; what is left (a search's
+        # memo of millions of states) need not be freed one object at a time
+        os._exit(EXIT_INTERRUPTED)
