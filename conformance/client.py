@@ -229,22 +229,13 @@ class SubprocessEngine:
             args = shlex.split(self.command)
             if not args:
                 raise ValueError("the command is empty")
-            self.process = subprocess.Popen(
-                args,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-        except (OSError, ValueError) as error:
+        except ValueError as error:
             raise EngineUnusable(f"cannot start {self.command!r}: {error}") from None
-        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            assert stream is not None
-            os.set_blocking(stream.fileno(), False)
         self.pending = bytearray()
         self.stderr_tail = bytearray()
         self.stderr_done = False
         try:
+            self._spawn(args)
             self.info = handshake(self, self.timeout)
         except EngineUnusable as error:
             self.close()  # reads what is left of its stderr too
@@ -252,6 +243,45 @@ class SubprocessEngine:
             raise EngineUnusable(
                 f"{error}; its stderr ends: {said}" if said else str(error)
             ) from None
+        except BaseException:  # a Ctrl-C while it starts: nobody else holds the engine
+            self.close()
+            raise
+
+    def _spawn(self, args: list[str]) -> None:
+        """Start the engine as `self.process`, with non-blocking pipes.
+
+        Popen runs in a helper thread: a Ctrl-C (raised in the main thread only) while the
+        engine is being started would otherwise leave a started engine that no one holds.
+        Here the main thread waits for the helper before the Ctrl-C goes on to `start`,
+        which closes the engine.
+        """
+        failed: list[OSError] = []
+
+        def spawn() -> None:
+            try:
+                process = subprocess.Popen(
+                    args,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    start_new_session=True,
+                )
+            except OSError as error:
+                failed.append(error)
+                return
+            for stream in (process.stdin, process.stdout, process.stderr):
+                assert stream is not None
+                os.set_blocking(stream.fileno(), False)
+            self.process = process
+
+        helper = threading.Thread(target=spawn, name="engine start", daemon=True)
+        helper.start()
+        try:
+            helper.join()
+        finally:
+            helper.join()
+        if failed:
+            raise EngineUnusable(f"cannot start {self.command!r}: {failed[0]}")
 
     def request(self, message: Message, timeout: float) -> Message:
         process = self.process
@@ -481,7 +511,7 @@ class InProcessEngine:
             raise EngineUnusable(f"the factory failed: {type(value).__name__}: {value}")
         try:
             self.info = handshake(self, self.timeout)
-        except EngineUnusable:
+        except BaseException:
             self.close()
             raise
 

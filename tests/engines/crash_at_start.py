@@ -2,7 +2,10 @@
 
 import sys
 
-sys.stderr.write("Traceback (most recent call last):\n")
-sys.stderr.write('  File "engine.py", line 1, in <module>\n')
-sys.stderr.write("ModuleNotFoundError: No module named 'dekal_engine_core'\n")
+sys.stderr.write(
+    "Traceback (most recent call last):\n"
+    '  File "engine.py", line 3, in <module>\n'
+    "    import dekal_engine_core\n"
+    "ModuleNotFoundError: No module named 'dekal_engine_core'\n"
+)
 sys.exit(1)
