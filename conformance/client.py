@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from dekal.conformance import PROTOCOL_VERSION
@@ -169,6 +169,15 @@ def group_alive(group: int) -> bool:
     return False
 
 
+def pauses(longest: float = 0.02) -> Iterator[float]:
+    """Waits between two looks at a process: short at first (an engine told to quit is
+    usually gone within a millisecond or two), then longer."""
+    pause = 0.001
+    while True:
+        yield pause
+        pause = min(2 * pause, longest)
+
+
 def stop_group(process: subprocess.Popen[bytes], grace: float = TERM_GRACE) -> None:
     """End an engine and every process it started (they share its session and group):
     SIGTERM to the group, SIGKILL to whatever is left after `grace` seconds; reap the engine.
@@ -177,10 +186,12 @@ def stop_group(process: subprocess.Popen[bytes], grace: float = TERM_GRACE) -> N
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(group, signal.SIGTERM)
     end = time.monotonic() + grace
-    while time.monotonic() < end:
+    for pause in pauses():
         if process.poll() is not None and not group_alive(group):
             return
-        time.sleep(0.02)
+        if time.monotonic() > end:
+            break
+        time.sleep(pause)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(group, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
@@ -404,9 +415,11 @@ class SubprocessEngine:
         with contextlib.suppress(OSError, ValueError):
             stdin.close()
         end = time.monotonic() + QUIT_GRACE
-        while exit_status(process) is None and time.monotonic() < end:
+        for pause in pauses():
+            if exit_status(process) is not None or time.monotonic() > end:
+                break
             self._drain(stdout.fileno(), stderr)  # an engine blocked on a full pipe can exit
-            time.sleep(POLL / 5)
+            time.sleep(pause)
         stop_group(process)
         self._drain(stdout.fileno(), stderr)
         for stream in (stdout, stderr):
