@@ -60,9 +60,9 @@ reference engine before it is printed.
 --json prints {"min_score", "remaining", "moves": [{"reveal": "b3", "push": "L"}, ...],
 "proved_optimal", "seconds", ...} (pushes in spec notation: side, plus line for eject).
 
---timeout S bounds each method's whole query, --rank included (one clock for every first
-move): when it runs out, the best witness found so far is printed, marked NOT proved (if
-no time is left for a method to find one, the greedy line of the search's beam is given).
+--timeout S bounds each method's whole query, --rank included (one clock, shared out
+among the first moves): when it runs out, the best witness found so far is printed, marked
+NOT proved (a method that holds no witness yet gives the greedy line of the search's beam).
 
 Exit codes: 0 answered and proved (--at-most / --reach: reachable, with a witness); 1 a
 negative verdict: unreachable (proved), or the two methods of --check DISAGREE; 2 a
