@@ -72,8 +72,19 @@ conformance.register(app)
 
 
 class Interrupted(BaseException):
-    """Ctrl-C. Not an Exception, so that no `except Exception` on the way up can swallow it
-    (and not a KeyboardInterrupt, which typer would turn into "Aborted!" and exit code 1)."""
+    """Ctrl-C (or SIGTERM). Not an Exception, so that no `except Exception` on the way up can
+    swallow it (and not a KeyboardInterrupt, which typer turns into "Aborted!", exit 1)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOPPED = {
+    signal.SIGINT: ("interrupted (Ctrl-C)", EXIT_INTERRUPTED),
+    signal.SIGTERM: ("terminated (SIGTERM)", 128 + signal.SIGTERM),
+}
+"""What `main` says and exits with for each signal it handles."""
 
 
 def _inside_z3(frame: FrameType | None) -> bool:
@@ -84,26 +95,29 @@ def _inside_z3(frame: FrameType | None) -> bool:
     return frame is not None and frame.f_code.co_filename.startswith(folder + os.sep)
 
 
-def _on_sigint(signum: int, frame: FrameType | None) -> None:
+def _on_signal(signum: int, frame: FrameType | None) -> None:
     """Stop whatever runs: the unwinding closes engines (their whole process groups) and
-    solvers on its way up to `main`. A Z3 check in progress has its own handler, which
-    cancels the check; `proofs.limits.z3_check` then raises the signal again, to here."""
+    cancels a Z3 check (`proofs.limits.z3_check`) on its way up to `main`."""
     if _inside_z3(frame):  # deliver it again in a moment, outside Z3's Python code
-        threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
         return
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the cleanup on the way up runs to its end
-    raise Interrupted
+    for handled in STOPPED:  # the cleanup on the way up runs to its end
+        signal.signal(handled, signal.SIG_IGN)
+    raise Interrupted(signum)
 
 
 def main() -> None:
-    """The `dekal` command: a Ctrl-C exits with 130 and one line, never a traceback."""
-    signal.signal(signal.SIGINT, _on_sigint)
+    """The `dekal` command: a Ctrl-C exits with 130 (a SIGTERM with 143) and one line, never
+    a traceback, and leaves no engine process behind."""
+    for handled in STOPPED:
+        signal.signal(handled, _on_signal)
     try:
         app()
-    except Interrupted:
-        err.print("error: interrupted (Ctrl-C)", style="bold red")
+    except Interrupted as stop:
+        message, code = STOPPED[signal.Signals(stop.signum)]
+        err.print(f"error: {message}", style="bold red")
         sys.stdout.flush()
         sys.stderr.flush()
         # everything that needed closing was closed on the way up; what is left (a search's
         # memo of millions of states) need not be freed one object at a time
-        os._exit(EXIT_INTERRUPTED)
+        os._exit(code)

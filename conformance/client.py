@@ -22,6 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any, Protocol
 
 from dekal.conformance import PROTOCOL_VERSION
@@ -592,11 +593,35 @@ class InProcessEngine:
         return f"{running} timed-out call(s) could not be stopped and still run" if running else ""
 
 
+def import_within(name: str, seconds: float) -> ModuleType:
+    """Import a user's module in a helper thread, so that one looping at import is stopped
+    (as a timed-out in-process call is) instead of hanging the command."""
+    outcome: list[ModuleType | BaseException] = []
+
+    def load() -> None:
+        try:
+            outcome.append(importlib.import_module(name))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller below
+            outcome.append(error)
+
+    helper = threading.Thread(target=load, name=f"import {name}", daemon=True)
+    helper.start()
+    helper.join(seconds)
+    if helper.is_alive():
+        interrupt_thread(helper)
+        raise ValueError(f"importing {name} did not finish within {seconds:g} s")
+    (loaded,) = outcome
+    if isinstance(loaded, BaseException):
+        raise loaded
+    return loaded
+
+
 def load_factory(spec: str) -> Callable[[], Any]:
     """`MODULE:FACTORY` -> the factory. Python implementations are judged in-process with it.
 
     Every way the module can fail to provide one (not found, a syntax error, an exception
-    while importing, no such callable) is a ValueError with a one-line message naming it.
+    while importing, an import that does not finish within STARTUP_TIMEOUT, no such
+    callable) is a ValueError with a one-line message naming it.
     """
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
@@ -604,7 +629,7 @@ def load_factory(spec: str) -> Callable[[], Any]:
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # as `python -m` would: the user's modules first
     try:
-        module = importlib.import_module(module_name)
+        module = import_within(module_name, STARTUP_TIMEOUT)
     except SyntaxError as error:
         where = f"{os.path.basename(error.filename or module_name)}, line {error.lineno}"
         raise ValueError(f"{module_name} does not compile: {error.msg} ({where})") from None

@@ -224,18 +224,28 @@ def test_a_child_holding_the_pipes_cannot_hang_a_request(marker: str) -> None:
     assert none_left(marker)
 
 
-def test_ctrl_c_during_a_run_exits_130_and_closes_the_engine(marker: str) -> None:
+@pytest.mark.parametrize(
+    ("sent", "code", "said"),
+    [
+        (signal.SIGINT, 130, "error: interrupted (Ctrl-C)"),
+        (signal.SIGTERM, 143, "error: terminated (SIGTERM)"),
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_a_stopped_run_exits_in_one_line_and_closes_the_engine(
+    sent: signal.Signals, code: int, said: str, marker: str
+) -> None:
     command = [DEKAL, "conformance", "run", "--engine", engine("ignore_term", marker)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert started(marker, 3)  # dekal (the marker is in its --engine), the engine, its child
-        process.send_signal(signal.SIGINT)
+        process.send_signal(sent)
         _, stderr = process.communicate(timeout=BOUND)
     finally:
         process.kill()
         process.wait()
-    assert process.returncode == 130
-    assert one_line_error(stderr) == "error: interrupted (Ctrl-C)"
+    assert process.returncode == code
+    assert one_line_error(stderr) == said
     assert none_left(marker)
 
 
@@ -268,6 +278,23 @@ def test_load_factory_names_the_module_it_could_not_import(
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ValueError, match="importing raising_at_import raised ZeroDivisionError"):
         load_factory("raising_at_import:make")
+
+
+def test_a_module_looping_at_import_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "looping_at_import.py").write_text("while True:\n    pass\n", "utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(client, "STARTUP_TIMEOUT", 0.5)
+    before = set(threading.enumerate())
+    with pytest.raises(
+        ValueError, match=r"importing looping_at_import did not finish within 0\.5 s"
+    ):
+        load_factory("looping_at_import:make")
+    end = time.monotonic() + BOUND
+    while set(threading.enumerate()) - before and time.monotonic() < end:
+        time.sleep(0.01)  # the import thread, told to stop, ends at its next instruction
+    assert set(threading.enumerate()) <= before
 
 
 class Spinning:
