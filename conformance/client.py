@@ -200,9 +200,10 @@ def stop_group(process: subprocess.Popen[bytes], grace: float = TERM_GRACE) -> N
 
 
 def shown_line(line: str) -> str:
+    """A stderr line as shown: at most STDERR_LINE_CHARS characters, then how many more."""
     if len(line) <= STDERR_LINE_CHARS:
         return line
-    return f"{line[:STDERR_LINE_CHARS]}… (line cut, {len(line)} characters kept)"
+    return f"{line[:STDERR_LINE_CHARS]}… ({len(line) - STDERR_LINE_CHARS} more characters)"
 
 
 class SubprocessEngine:
