@@ -214,7 +214,8 @@ class Bounded:
 def report_bound(
     kind: str, target: int | str, results: list[Bounded], json_output: bool, timeout: float
 ) -> None:
-    """--at-most / --reach: reachable with a witness, or proved unreachable (exit 1)."""
+    """--at-most / --reach: reachable with a witness, proved unreachable (exit 1), or no
+    verdict within the time limit (exit 4)."""
     if json_output:
         entries: list[dict[str, Any]] = []
         for result in results:
@@ -285,9 +286,10 @@ def report_rank(
                 f"{'yes' if entry.answer.proved_optimal else 'NO':>6}  {rest}"
             )
     if len(rankings) > 1:
-        # both methods rank the same moves: compare them move by move
         by_move = [{r.move: r for r in ranks} for ranks in rankings]
-        for move, entry in by_move[0].items():
+        if by_move[0].keys() != by_move[1].keys():
+            fail("--check: the methods DISAGREE on which first moves are legal", EXIT_VERDICT)
+        for move, entry in by_move[0].items():  # the same move, ranked by each method
             problem = check_problem([entry.answer, by_move[1][move].answer])
             if problem is not None and problem[0] == EXIT_VERDICT:
                 fail(f"--check: after {move}, {problem[1]}", EXIT_VERDICT)
