@@ -9,6 +9,9 @@ Exit codes (docs/cli.md):
     2  bad input: malformed notation, an illegal action, a bad option (typer also uses 2
        for usage errors)
     3  an engine under test could not be started or driven at all
+    4  answered, but not proved within the time limit (`dekal solve`: the best witness
+       found is printed; no verdict at all counts here too)
+  130  interrupted (Ctrl-C)
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ EXIT_OK = 0
 EXIT_VERDICT = 1
 EXIT_BAD_INPUT = 2
 EXIT_ENGINE = 3
+EXIT_UNPROVED = 4
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
 
 class _Output(Console):

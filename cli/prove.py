@@ -25,8 +25,10 @@ out) is a failure, never a proof.
     dekal prove --list               # names and statements only
     dekal prove --json               # one JSON object: {"proved": bool, "obligations": [...]}
 
+--timeout bounds each Z3 check; a Ctrl-C stops the check at once.
+
 Exit codes: 0 every obligation proved; 1 at least one counterexample or unknown; 2 bad
-options (an --only that matches nothing).
+options (an --only that matches nothing); 130 interrupted (Ctrl-C).
 """
 
 

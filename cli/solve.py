@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Annotated, Any
 
@@ -18,6 +19,7 @@ from rich.text import Text
 
 from dekal.cli.common import (
     EXIT_ENGINE,
+    EXIT_UNPROVED,
     EXIT_VERDICT,
     err,
     fail,
@@ -62,9 +64,16 @@ reference engine before it is printed.
 --json prints {"min_score", "remaining", "moves": [{"reveal": "b3", "push": "L"}, ...],
 "proved_optimal", "seconds", ...} (pushes in spec notation: side, plus line for eject).
 
-Exit codes: 0 answered (--at-most / --reach: reachable); 1 unreachable, the two methods
-of --check disagree, or no verdict within --timeout; 2 a malformed or unplayable puzzle;
-3 a solver produced a witness the reference engine refuses (a bug).
+--timeout S bounds each method's whole query, --rank included (one clock, shared out
+among the first moves): when it runs out, the best witness found so far is printed, marked
+NOT proved (a method that holds no witness yet gives the greedy line of the search's beam).
+
+Exit codes: 0 answered and proved (--at-most / --reach: reachable, with a witness); 1 a
+negative verdict: unreachable (proved), or the two methods of --check DISAGREE; 2 a
+malformed or unplayable puzzle; 3 a solver produced a witness the reference engine refuses
+(a bug); 4 answered, not proved within --timeout (the best witness found is printed), or no
+verdict at all within it, or --check incomplete because a method ran out of time; 130
+interrupted (Ctrl-C).
 """
 
 
@@ -149,17 +158,41 @@ def run_minimum(
     ]
 
 
-def report_minimum(answers: list[Answer], puzzle: Puzzle, json_output: bool) -> None:
+def check_problem(answers: list[Answer]) -> tuple[int, str] | None:
+    """What --check found, as (exit code, message); None when every method proved the same.
+
+    A proved optimum bounds every other answer: a second proved optimum that differs, or an
+    answer better than a proved optimum, is a real disagreement (a bug in one method). An
+    unproved answer merely worse than a proved one is not: the check is then incomplete.
+    """
+    key = {a.method: (a.points, a.remaining) for a in answers}
+    for proved in (a for a in answers if a.proved_optimal):
+        for other in answers:
+            if key[other.method] < key[proved.method] or (
+                other.proved_optimal and key[other.method] != key[proved.method]
+            ):
+                found = "; ".join(f"{a.method} {a.points}/{a.remaining}" for a in answers)
+                return EXIT_VERDICT, f"the methods DISAGREE: {found}"
+    unproved = [a for a in answers if not a.proved_optimal]
+    if not unproved:
+        return None
+    named = " and ".join(a.method for a in unproved)
+    found = "; ".join(f"{a.method} {a.points}/{a.remaining}" for a in answers)
+    return EXIT_UNPROVED, f"incomplete: {named} stopped without proof ({found})"
+
+
+def report_minimum(
+    answers: list[Answer], puzzle: Puzzle, json_output: bool, timeout: float
+) -> None:
     first = answers[0]
-    agree = len({(a.points, a.remaining) for a in answers}) == 1
-    proved = all(a.proved_optimal for a in answers)
+    problem = check_problem(answers) if len(answers) > 1 else None
     if json_output:
         payload: dict[str, Any] = first.as_json()
         payload["puzzle"] = puzzle.describe()
         if len(answers) > 1:
             payload["check"] = {
-                "agree": agree,
-                "proved": proved,
+                "agree": problem is None or problem[0] != EXIT_VERDICT,
+                "proved": all(a.proved_optimal for a in answers),
                 "answers": {a.method: a.as_json() for a in answers},
             }
         print_json(payload)
@@ -168,72 +201,117 @@ def report_minimum(answers: list[Answer], puzzle: Puzzle, json_output: bool) -> 
         show_outcome(first.outcome)
         for answer in answers:
             out.print(answer_line(answer))
-    if len(answers) > 1 and not (agree and proved):
-        what = (
-            "the methods DISAGREE: "
-            + "; ".join(f"{a.method} {a.points}/{a.remaining}" for a in answers)
-            if not agree
-            else "a method stopped without proof, so the check is not complete"
+    if problem is not None:
+        fail(f"--check: {problem[1]}", problem[0])
+    if not first.proved_optimal:
+        fail(
+            f"not proved optimal within --timeout {timeout:g} s: the best found is printed",
+            EXIT_UNPROVED,
         )
-        fail(f"--check failed: {what}", EXIT_VERDICT)
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """One method's answer to --at-most or --reach: a witness, None (proved unreachable), or
+    no verdict (`gave_up` says why)."""
+
+    method: str
+    answer: Answer | None
+    seconds: float
+    gave_up: str = ""
+
+    @property
+    def reachable(self) -> bool | None:
+        return None if self.gave_up else self.answer is not None
 
 
 def report_bound(
-    kind: str,
-    target: int | str,
-    answers: list[tuple[str, Answer | None, float]],
-    json_output: bool,
+    kind: str, target: int | str, results: list[Bounded], json_output: bool, timeout: float
 ) -> None:
-    """--at-most / --reach: reachable with a witness, or proved unreachable (exit 1)."""
-    verdicts = {answer is not None for _, answer, _ in answers}
+    """--at-most / --reach: reachable with a witness, proved unreachable (exit 1), or no
+    verdict within the time limit (exit 4)."""
     if json_output:
         entries: list[dict[str, Any]] = []
-        for method, answer, seconds in answers:
+        for result in results:
             entry: dict[str, Any] = {
                 kind: target,
-                "method": method,
-                "reachable": answer is not None,
+                "method": result.method,
+                "reachable": result.reachable,
             }
-            if answer is not None:
+            if result.answer is not None:
                 entry |= {
-                    "score": answer.points,
-                    "remaining": answer.remaining,
-                    "moves": [m.as_json() for m in answer.moves],
-                    "final": format_grid(answer.outcome.final),
+                    "score": result.answer.points,
+                    "remaining": result.answer.remaining,
+                    "moves": [m.as_json() for m in result.answer.moves],
+                    "final": format_grid(result.answer.outcome.final),
                 }
-            entry["seconds"] = round(seconds, 3)
+            if result.gave_up:
+                entry["no_verdict"] = result.gave_up
+            entry["seconds"] = round(result.seconds, 3)
             entries.append(entry)
         payload = dict(entries[0])
         if len(entries) > 1:
-            payload["check"] = {"agree": len(verdicts) == 1, "answers": entries}
+            known = {r.reachable for r in results if r.reachable is not None}
+            payload["check"] = {"agree": len(known) <= 1, "answers": entries}
         print_json(payload)
     else:
-        for method, answer, seconds in answers:
-            if answer is None:
-                out.print(f"{method}: no, unreachable (proved, {seconds:.2f} s)")
+        for result in results:
+            answer = result.answer
+            if result.gave_up:
+                out.print(f"{result.method}: no verdict within --timeout {timeout:g} s")
+            elif answer is None:
+                out.print(f"{result.method}: no, unreachable (proved, {result.seconds:.2f} s)")
             else:
                 show_outcome(answer.outcome)
                 moves = " ".join(str(m) for m in answer.moves)
                 out.print(
-                    f"{method}: yes, score {answer.points} with {answer.remaining} cards "
-                    f"({seconds:.2f} s); moves {moves}"
+                    f"{result.method}: yes, score {answer.points} with {answer.remaining} cards "
+                    f"({result.seconds:.2f} s); moves {moves}"
                 )
-    if len(verdicts) > 1:
-        fail(f"--check failed: the methods DISAGREE on {kind} {target}", EXIT_VERDICT)
+    verdicts = {r.reachable for r in results}
+    if {True, False} <= verdicts:
+        fail(f"--check: the methods DISAGREE on {kind} {target}", EXIT_VERDICT)
+    if None in verdicts:
+        silent = " and ".join(r.method for r in results if r.gave_up)
+        fail(f"no verdict from {silent} within --timeout {timeout:g} s", EXIT_UNPROVED)
     if verdicts == {False}:
         raise typer.Exit(EXIT_VERDICT)
 
 
-def report_rank(ranked: list[RankedMove], seconds: float, json_output: bool) -> None:
+def report_rank(
+    rankings: list[list[RankedMove]], seconds: float, json_output: bool, timeout: float
+) -> None:
+    ranked = rankings[0]
+    proved = all(r.answer.proved_optimal for ranks in rankings for r in ranks)
     if json_output:
-        print_json({"ranking": [r.as_json() for r in ranked], "seconds": round(seconds, 3)})
-        return
-    out.print("first move  best score  cards  proved  then")
-    for entry in ranked:
-        rest = " ".join(str(m) for m in entry.answer.moves[1:])
-        out.print(
-            f"{str(entry.move):<10}  {entry.points:>10}  {entry.remaining:>5}  "
-            f"{'yes' if entry.answer.proved_optimal else 'NO':>6}  {rest}"
+        print_json(
+            {
+                "ranking": [r.as_json() for r in ranked],
+                "proved": proved,
+                "seconds": round(seconds, 3),
+            }
+        )
+    else:
+        out.print("first move  best score  cards  proved  then")
+        for entry in ranked:
+            rest = " ".join(str(m) for m in entry.answer.moves[1:])
+            out.print(
+                f"{str(entry.move):<10}  {entry.points:>10}  {entry.remaining:>5}  "
+                f"{'yes' if entry.answer.proved_optimal else 'NO':>6}  {rest}"
+            )
+    if len(rankings) > 1:
+        by_move = [{r.move: r for r in ranks} for ranks in rankings]
+        if by_move[0].keys() != by_move[1].keys():
+            fail("--check: the methods DISAGREE on which first moves are legal", EXIT_VERDICT)
+        for move, entry in by_move[0].items():  # the same move, ranked by each method
+            problem = check_problem([entry.answer, by_move[1][move].answer])
+            if problem is not None and problem[0] == EXIT_VERDICT:
+                fail(f"--check: after {move}, {problem[1]}", EXIT_VERDICT)
+    if not proved:
+        unproved = sum(not r.answer.proved_optimal for ranks in rankings for r in ranks)
+        fail(
+            f"{unproved} first move(s) not proved within --timeout {timeout:g} s (marked NO)",
+            EXIT_UNPROVED,
         )
 
 
@@ -293,46 +371,39 @@ def solve(
     try:
         with progress_status(True) as progress:
             if at_most is not None or target is not None:
-                results: list[tuple[str, Answer | None, float]] = []
-                for name in names:
-                    results.append(_bounded(name, puzzle, at_most, target, timeout))
+                results = [_bounded(name, puzzle, at_most, target, timeout) for name in names]
                 if at_most is not None:
-                    report_bound("at_most", at_most, results, json_output)
+                    report_bound("at_most", at_most, results, json_output, timeout)
                 else:
-                    report_bound("reach", reach or "", results, json_output)
+                    report_bound("reach", reach or "", results, json_output, timeout)
                 return
             if rank:
                 started = time.perf_counter()
                 rankings = [
                     METHODS[name].rank(puzzle, timeout=timeout, progress=progress) for name in names
                 ]
-                seconds = time.perf_counter() - started
-                report_rank(rankings[0], seconds, json_output)
-                if len(rankings) > 1:
-                    keys = [[(r.move, r.points, r.remaining) for r in ranks] for ranks in rankings]
-                    if keys[0] != keys[1]:
-                        fail(
-                            "--check failed: the methods rank the first moves differently",
-                            EXIT_VERDICT,
-                        )
+                report_rank(rankings, time.perf_counter() - started, json_output, timeout)
                 return
             answers = run_minimum(puzzle, names, timeout, progress)
     except GaveUp as error:
-        fail(f"no verdict within --timeout {timeout:g} s: {error}", EXIT_VERDICT)
+        fail(f"no verdict within --timeout {timeout:g} s: {error}", EXIT_UNPROVED)
     except WitnessError as error:
         fail(f"solver bug, witness refused by the reference engine: {error}", EXIT_ENGINE)
-    report_minimum(answers, puzzle, json_output)
+    report_minimum(answers, puzzle, json_output, timeout)
 
 
 def _bounded(
     name: str, puzzle: Puzzle, at_most: int | None, target: Grid | None, timeout: float
-) -> tuple[str, Answer | None, float]:
+) -> Bounded:
     started = time.perf_counter()
-    if at_most is not None:
-        found = METHODS[name].at_most(puzzle, at_most, timeout=timeout)
-    else:
-        found = METHODS[name].reach(puzzle, target, timeout=timeout)
-    return name, found, time.perf_counter() - started
+    try:
+        if at_most is not None:
+            found = METHODS[name].at_most(puzzle, at_most, timeout=timeout)
+        else:
+            found = METHODS[name].reach(puzzle, target, timeout=timeout)
+    except GaveUp as error:
+        return Bounded(name, None, time.perf_counter() - started, gave_up=str(error))
+    return Bounded(name, found, time.perf_counter() - started)
 
 
 def register(app: typer.Typer) -> None:

@@ -46,7 +46,7 @@ from dekal.conformance.attribution import (
 )
 from dekal.conformance.client import Engine, EngineError
 from dekal.conformance.protocol import Message, position_fields, public_view
-from dekal.conformance.runner import describe_reply, places_text, same_refusal
+from dekal.conformance.runner import describe_reply, same_refusal
 from dekal_ref.actions import apply, parse_action
 from dekal_ref.position import HIDDEN_LETTERS, format_position
 
@@ -405,7 +405,8 @@ def _result_part(reply: Message, part: str) -> Any:
 def _result_text(part: str, value: Any) -> str:
     """A part of a result as the report shows it: a ranking as places, the rest as JSON."""
     if part == "ranking" and isinstance(value, list):
-        return places_text([tuple(pair) for pair in value if isinstance(pair, list)])
+        pairs = [pair for pair in value if isinstance(pair, list) and len(pair) == 2]
+        return ", ".join(f"{place}. seat {seat}" for place, seat in pairs)
     return json.dumps(value)
 
 

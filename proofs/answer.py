@@ -109,17 +109,3 @@ def certified(
         proof=proof,
         stats=stats or {},
     )
-
-
-class Deadline:
-    """Seconds left before a wall-clock limit."""
-
-    def __init__(self, seconds: float) -> None:
-        self.limit = seconds
-        self.end = time.perf_counter() + seconds
-
-    def left(self) -> float:
-        return self.end - time.perf_counter()
-
-    def expired(self) -> bool:
-        return self.left() <= 0

@@ -14,6 +14,7 @@ import z3  # type: ignore[import-untyped]
 
 from dekal.proofs import spec_side
 from dekal.proofs.encoding import BoolExpr
+from dekal.proofs.limits import Deadline, z3_check
 from dekal.proofs.obligation import Kernels, Obligation, refute
 from dekal_ref.notation import CELLS, format_grid
 from dekal_ref.scoring import score_grid
@@ -35,10 +36,9 @@ def _extreme(highest: bool) -> Any:
         cells, rules = _deck_grid()
         points = spec_side.int_points(cells)
         optimizer = z3.Optimize()
-        optimizer.set(timeout=max(1, int(timeout * 1000)))
         optimizer.add(*rules)
         (optimizer.maximize if highest else optimizer.minimize)(points)
-        if optimizer.check() != z3.sat:
+        if z3_check(optimizer, deadline=Deadline(timeout)) != z3.sat:
             return False, f"z3 found no deck grid ({optimizer.reason_unknown()})", ""
         model = optimizer.model()
         grid = tuple(model.eval(v, model_completion=True).as_long() for v in cells)

@@ -21,6 +21,7 @@ import z3  # type: ignore[import-untyped]
 
 from dekal.proofs import spec_side
 from dekal.proofs.encoding import BoolExpr
+from dekal.proofs.limits import Deadline, z3_check
 from dekal.proofs.obligation import Kernels, Obligation, from_nibbles, grid_of, nibbles, refute
 from dekal_ref.notation import CELLS, cell_name
 from dekal_ref.push import legal_pushes, push_chain
@@ -110,9 +111,8 @@ def _table(variant: str) -> Callable[[Kernels, float], Result]:
         if proved:
             return True, "", f"{len(entries)} table entries"
         solver = z3.Solver()
-        solver.set(timeout=max(1, int(timeout * 1000)))
         solver.add(domain, z3.Not(claim))
-        if solver.check() != z3.sat:
+        if z3_check(solver, deadline=Deadline(timeout)) != z3.sat:
             return False, f"z3 answered unknown ({solver.reason_unknown()}): not a proof", ""
         return False, _first_failure(solver.model(), entries), ""
 
@@ -155,7 +155,8 @@ def not_into_hole(k: Kernels, timeout: float) -> Result:
         return True, "", f"{len(entries)} table entries and the spec's chains"
     solver = z3.Solver()
     solver.add(*domain, z3.Not(claim))
-    solver.check()
+    if z3_check(solver, deadline=Deadline(timeout)) != z3.sat:
+        return False, f"z3 answered unknown ({solver.reason_unknown()}): not a proof", ""
     return False, _first_failure(solver.model(), entries), ""
 
 
@@ -232,7 +233,8 @@ def _conserves(variant: str) -> Callable[[Kernels, float], Result]:
             return True, "", f"{len(entries)} table entries"
         solver = z3.Solver()
         solver.add(*domain, z3.Not(claim))
-        solver.check()
+        if z3_check(solver, deadline=Deadline(timeout)) != z3.sat:
+            return False, f"z3 answered unknown ({solver.reason_unknown()}): not a proof", ""
         return False, _first_failure(solver.model(), entries), ""
 
     return run

@@ -22,6 +22,7 @@ import z3  # type: ignore[import-untyped]
 
 from dekal import bits, tables
 from dekal.proofs.encoding import BoolExpr
+from dekal.proofs.limits import Deadline, z3_check
 from dekal_ref.notation import format_grid
 
 DEFAULT_TIMEOUT = 60.0  # seconds per Z3 check; unknown after that is a failure
@@ -116,10 +117,9 @@ def refute(
 ) -> tuple[bool, str]:
     """(True, "") when Z3 proves `claim` under `assuming`; else (False, counterexample)."""
     solver = z3.Solver()
-    solver.set(timeout=max(1, int(timeout * 1000)))
     solver.add(*assuming)
     solver.add(z3.Not(claim))
-    verdict = solver.check()
+    verdict = z3_check(solver, deadline=Deadline(timeout))
     if verdict == z3.unsat:
         return True, ""
     if verdict == z3.sat:

@@ -32,19 +32,18 @@ from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
     Answer,
-    Deadline,
     GaveUp,
     Progress,
     RankedMove,
     certified,
     quiet,
 )
+from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.notation import Grid
 
 METHOD = "search"
 MEMO_LIMIT = 3_000_000  # states remembered per search (memory stays a few hundred MB at most)
-CHECK_EVERY = 64  # nodes between two looks at the clock
 
 
 class _Stop(Exception):
@@ -111,7 +110,8 @@ class _Search:
 
     def _node(self, depth: int, grid: int, down: int) -> None:
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and self.deadline.expired():
+        # every node: a node's last steps on arrays can take milliseconds, the clock 0.1 µs
+        if self.deadline.expired():
             self.timed_out = True
             raise _Stop
         if self.turns - depth <= self.at_once:
@@ -173,15 +173,21 @@ class Guess:
     moves: tuple[Move, ...]
 
 
-BEAM_WIDTHS = {"slide": (64, 512), "eject": (32, 128)}
-"""The beams tried in turn by `quick_bound` until one reaches 0 points (eject steps are 5× more)."""
+BEAM_WIDTHS = {"slide": (1, 64, 512), "eject": (1, 32, 128)}
+"""The beams tried in turn by `quick_bound` until one reaches 0 points (eject steps are 5× more).
+The first, of width 1 (greedy), takes about a millisecond and always runs to its end."""
 
 
-def quick_bound(puzzle: Puzzle, *, first: Move | None = None) -> Guess:
-    """A reachable outcome and its moves, found fast by beam searches: a warm start."""
+def quick_bound(
+    puzzle: Puzzle, *, first: Move | None = None, deadline: Deadline | None = None
+) -> Guess:
+    """A reachable outcome and its moves, found fast by beam searches: a warm start, and the
+    answer of last resort when the deadline passes before a method holds a witness."""
     best: Guess | None = None
     for width in BEAM_WIDTHS[puzzle.variant]:
-        found = beam(puzzle, width=width, first=first)
+        found = beam(puzzle, width=width, first=first, deadline=deadline if best else None)
+        if found is None:  # the deadline passed
+            break
         if best is None or (found.points, found.remaining) < (best.points, best.remaining):
             best = found
         if best.points == 0:
@@ -190,13 +196,18 @@ def quick_bound(puzzle: Puzzle, *, first: Move | None = None) -> Guess:
     return best
 
 
-def beam(puzzle: Puzzle, *, width: int, first: Move | None = None) -> Guess:
-    """Level by level, expand only the `width` states with the lowest current score."""
+def beam(
+    puzzle: Puzzle, *, width: int, first: Move | None = None, deadline: Deadline | None = None
+) -> Guess | None:
+    """Level by level, expand only the `width` states with the lowest current score (None
+    when the deadline passes first)."""
     legal = tables.LEGAL[puzzle.variant]
     level: dict[tuple[int, int], tuple[Move, ...]] = {
         (bits.pack(puzzle.grid), puzzle.face_down_mask): ()
     }
     for depth in range(puzzle.turns):
+        if deadline is not None and deadline.expired():
+            return None
         children: dict[tuple[int, int], tuple[Move, ...]] = {}
         for (grid, down), path in level.items():
             for hole in range(16):
@@ -245,32 +256,52 @@ def minimum(
     timeout: float = 60.0,
     progress: Progress = quiet,
     first: Move | None = None,
+    deadline: Deadline | None = None,
 ) -> Answer:
-    """The lowest score, then fewest cards (S3), by exhaustive search with branch and bound."""
+    """The lowest score, then fewest cards (S3), by exhaustive search with branch and bound.
+
+    Within `deadline` (or `timeout` seconds): when the time runs out, the best leaf so far is
+    the answer, unproved; when it ran out before any leaf, the greedy line of `quick_bound`.
+    """
     started = time.perf_counter()
-    search = _Search(
-        puzzle,
-        Deadline(timeout),
-        bound=1 << 30,
-        first=first,
-    )
+    deadline = deadline or Deadline(timeout)
+    search = _Search(puzzle, deadline, bound=1 << 30, first=first)
     progress(f"search: {puzzle.turns} steps")
     search.run()
-    if search.best is None:
-        raise GaveUp("the search found no leaf before the time limit")
-    proof = ZERO if search.best_key == 0 else "" if search.timed_out else "exhaustive search"
     progress(
         f"search: {search.nodes} nodes, {search.leaves} leaves, {search.memo_size} states memoised"
     )
+    if search.best is None:  # only the deadline stops a search before its first leaf
+        return _guessed(puzzle, quick_bound(puzzle, first=first, deadline=deadline), started)
+    proof = ZERO if search.best_key == 0 else "" if search.timed_out else "exhaustive search"
     return _answer(search, started, proof)
 
 
-def at_most(puzzle: Puzzle, bound: int, *, timeout: float = 60.0) -> Answer | None:
-    """A witness whose score is ≤ bound, or None when the exhaustive search found none."""
+def _guessed(puzzle: Puzzle, guess: Guess, started: float) -> Answer:
+    """The beam's outcome as an answer: unproved, unless it is the least outcome (S2)."""
+    proof = ZERO if (guess.points, guess.remaining) == (0, 0) else ""
+    return certified(
+        puzzle,
+        guess.moves,
+        guess.points,
+        guess.remaining,
+        started=started,
+        method=METHOD,
+        proof=proof,
+        stats={"search_seconds": time.perf_counter() - started},
+    )
+
+
+def at_most(
+    puzzle: Puzzle, bound: int, *, timeout: float = 60.0, deadline: Deadline | None = None
+) -> Answer | None:
+    """A witness whose score is ≤ bound, or None when the exhaustive search found none
+    (GaveUp when the deadline passed first)."""
     started = time.perf_counter()
+    deadline = deadline or Deadline(timeout)
     search = _Search(
         puzzle,
-        Deadline(timeout),
+        deadline,
         bound=(bound + 1) * KEY_CARDS,
         stop_below=(bound + 1) * KEY_CARDS,
     )
@@ -278,40 +309,56 @@ def at_most(puzzle: Puzzle, bound: int, *, timeout: float = 60.0) -> Answer | No
     if search.best is not None:
         return _answer(search, started, "")
     if search.timed_out:
-        raise GaveUp(f"the search ran out of time (limit {timeout:g} s)")
+        raise GaveUp(f"the search ran out of time (limit {deadline.limit:g} s)")
     return None
 
 
-def reach(puzzle: Puzzle, target: Grid, *, timeout: float = 60.0) -> Answer | None:
-    """A witness that ends on exactly `target`, or None when the exhaustive search found none."""
+def reach(
+    puzzle: Puzzle, target: Grid, *, timeout: float = 60.0, deadline: Deadline | None = None
+) -> Answer | None:
+    """A witness that ends on exactly `target`, or None when the exhaustive search found none
+    (GaveUp when the deadline passed first)."""
     started = time.perf_counter()
+    deadline = deadline or Deadline(timeout)
     word = bits.pack(target)
-    search = _Search(
-        puzzle,
-        Deadline(timeout),
-        bound=1 << 30,
-        target=word,
-    )
+    search = _Search(puzzle, deadline, bound=1 << 30, target=word)
     search.run()
     if search.best is not None and search.best_grid == word:
         return _answer(search, started, "")
     if search.timed_out:
-        raise GaveUp(f"the search ran out of time (limit {timeout:g} s)")
+        raise GaveUp(f"the search ran out of time (limit {deadline.limit:g} s)")
     return None
 
 
-def rank(puzzle: Puzzle, *, timeout: float = 60.0, progress: Progress = quiet) -> list[RankedMove]:
-    """Every legal first move with the best reachable (score, cards), best first."""
-    deadline = Deadline(timeout)
-    firsts = [
+def first_moves(puzzle: Puzzle) -> list[Move]:
+    """Every legal first step: a face-down cell to reveal and a push (T1, P1/P2)."""
+    return [
         Move(hole, push)
         for hole in sorted(puzzle.face_down)
         for push, _ in tables.LEGAL[puzzle.variant][hole]
     ]
+
+
+def rank(
+    puzzle: Puzzle,
+    *,
+    timeout: float = 60.0,
+    progress: Progress = quiet,
+    deadline: Deadline | None = None,
+) -> list[RankedMove]:
+    """Every legal first move with the best reachable (score, cards), best first.
+
+    One deadline for the whole ranking, shared out in turn: each first move gets an equal
+    share of the time left (what one does not use goes to the next); a move whose share runs
+    out keeps its best answer so far, unproved.
+    """
+    deadline = deadline or Deadline(timeout)
+    firsts = first_moves(puzzle)
     ranked: list[RankedMove] = []
     for number, move in enumerate(firsts, start=1):
         progress(f"search: first move {number}/{len(firsts)}: {move}")
-        answer = minimum(puzzle, timeout=max(0.001, deadline.left()), first=move)
+        share = deadline.share(len(firsts) - number + 1)
+        answer = minimum(puzzle, first=move, deadline=share)
         ranked.append(RankedMove(move, answer.points, answer.remaining, answer))
     ranked.sort(key=lambda r: (r.points, r.remaining, r.move))
     return ranked

@@ -8,7 +8,8 @@
 
 Each query runs one incremental solver: a bound already met is added for good, the bound
 being tried is an assumption, so an unsat answer never poisons the next question. Every
-check has a timeout; `unknown` raises `GaveUp` (or, in `minimum`, ends the descent with
+check gets only the time its query's `Deadline` has left (`limits.z3_check`: a Ctrl-C raises,
+it is never an `unknown`); `unknown` raises `GaveUp` (or, in `minimum`, ends the descent with
 `proved_optimal` false): it is never taken as a proof.
 """
 
@@ -24,7 +25,6 @@ from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
     Answer,
-    Deadline,
     GaveUp,
     Progress,
     RankedMove,
@@ -32,6 +32,7 @@ from dekal.proofs.answer import (
     quiet,
 )
 from dekal.proofs.encoding import BoolExpr, Unrolling
+from dekal.proofs.limits import Deadline, z3_check
 from dekal.proofs.moves import shapes
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal.proofs.replay import replay
@@ -66,10 +67,8 @@ class _Session:
 
     def check(self, *assumed: BoolExpr) -> list[Move] | None:
         """The witness of a model, None when unsat; GaveUp on unknown or no time left."""
-        left = self.deadline.left()
-        if left <= 0:
+        if self.deadline.expired():
             raise GaveUp(f"no time left (limit {self.deadline.limit:g} s)")
-        self.solver.set(timeout=max(1, int(left * 1000)))
         self.tries += 1
         flags = []
         for index, condition in enumerate(assumed):
@@ -77,7 +76,7 @@ class _Session:
             self.solver.add(z3.Implies(flag, condition))
             flags.append(flag)
         started = time.perf_counter()
-        verdict = self.solver.check(*flags)
+        verdict = z3_check(self.solver, *flags, deadline=self.deadline)
         spent = time.perf_counter() - started
         if verdict == z3.unsat:
             self.stats["unsat_checks"] += 1
@@ -112,6 +111,7 @@ def minimum(
     progress: Progress = quiet,
     first: Move | None = None,
     warm_start: bool = True,
+    deadline: Deadline | None = None,
 ) -> Answer:
     """The lowest score, then fewest cards, with a witness; proved unless time ran out.
 
@@ -120,22 +120,51 @@ def minimum(
     beam (`search.quick_bound`) only skips questions: the first check plays the beam's moves
     in the formula (assumed for that one check, never added), so the descent starts from a
     Z3 model of that outcome; every later witness and the final refutation are Z3's own.
+
+    Within `deadline` (or `timeout` seconds): when the time runs out during the descent, the
+    last witness is the answer, unproved; when it runs out before Z3 holds any model, the
+    beam's outcome is (with `warm_start`; without it, GaveUp).
     """
     started = time.perf_counter()
-    deadline = Deadline(timeout)
-    guess = search.quick_bound(puzzle, first=first) if warm_start else None
+    deadline = deadline or Deadline(timeout)
+    guess = search.quick_bound(puzzle, first=first, deadline=deadline) if warm_start else None
     warmed = time.perf_counter() - started
-    session = _Session(puzzle, deadline, first)
-    session.stats["warm_start_seconds"] = warmed
-    unrolled = session.unrolled
-    witness = None
-    if guess is not None:  # Z3 replays the beam's moves in its own formula: a model at once
-        bound = unrolled.key_at_most(guess.points * KEY_CARDS + guess.remaining)
-        witness = session.check(bound, *session.following(unrolled.canonical(guess.moves)))
-    if witness is None:
-        witness = session.check()
+    try:
+        if deadline.expired():
+            raise GaveUp(f"no time left (limit {deadline.limit:g} s)")
+        session = _Session(puzzle, deadline, first)
+        session.stats["warm_start_seconds"] = warmed
+        witness = None
+        if guess is not None:  # Z3 replays the beam's moves in its own formula: a model at once
+            bound = session.unrolled.key_at_most(guess.points * KEY_CARDS + guess.remaining)
+            moves = session.unrolled.canonical(guess.moves)
+            witness = session.check(bound, *session.following(moves))
+        if witness is None:
+            witness = session.check()
+    except GaveUp as error:
+        if guess is None:
+            raise
+        progress(f"z3: no model before the time limit ({error}); the beam's outcome stands")
+        return certified(
+            puzzle,
+            guess.moves,
+            guess.points,
+            guess.remaining,
+            started=started,
+            method=METHOD,
+            proof=ZERO if (guess.points, guess.remaining) == (0, 0) else "",
+            stats={"warm_start_seconds": warmed, "z3_models": 0},
+        )
     if witness is None:  # only a fixed first move can make a puzzle unsatisfiable
         raise GaveUp(f"no legal sequence starts with {first}")
+    return _descend(puzzle, session, witness, started, progress)
+
+
+def _descend(
+    puzzle: Puzzle, session: _Session, witness: list[Move], started: float, progress: Progress
+) -> Answer:
+    """From a first model, ask for a better outcome until Z3 refutes it or time runs out."""
+    unrolled = session.unrolled
     found = replay(puzzle, witness)
     points, remaining, moves = found.points, found.remaining, witness
     proof = "z3 unsat"
@@ -144,13 +173,13 @@ def minimum(
             key = points * KEY_CARDS + remaining
             progress(f"z3: score {points} with {remaining} cards; anything better?")
             session.keep(unrolled.key_at_most(key))
-            witness = session.check(unrolled.key_at_most(key - 1))
-            if witness is None:
+            improved = session.check(unrolled.key_at_most(key - 1))
+            if improved is None:
                 break
-            better = replay(puzzle, witness)
+            better = replay(puzzle, improved)
             if (better.points, better.remaining) >= (points, remaining):
                 raise AssertionError("a model broke the bound it was asked to meet")
-            points, remaining, moves = better.points, better.remaining, witness
+            points, remaining, moves = better.points, better.remaining, improved
     except GaveUp as error:
         progress(f"z3: stopped without proof: {error}")
         proof = ""
@@ -168,10 +197,13 @@ def minimum(
     )
 
 
-def at_most(puzzle: Puzzle, bound: int, *, timeout: float = 60.0) -> Answer | None:
-    """A witness whose final score is ≤ bound, or None when Z3 proved there is none."""
+def at_most(
+    puzzle: Puzzle, bound: int, *, timeout: float = 60.0, deadline: Deadline | None = None
+) -> Answer | None:
+    """A witness whose final score is ≤ bound, or None when Z3 proved there is none (GaveUp
+    when the deadline passed first)."""
     started = time.perf_counter()
-    session = _Session(puzzle, Deadline(timeout))
+    session = _Session(puzzle, deadline or Deadline(timeout))
     witness = session.check(session.unrolled.score_at_most(bound))
     if witness is None:
         return None
@@ -181,10 +213,13 @@ def at_most(puzzle: Puzzle, bound: int, *, timeout: float = 60.0) -> Answer | No
     )
 
 
-def reach(puzzle: Puzzle, target: Grid, *, timeout: float = 60.0) -> Answer | None:
-    """A witness that ends on exactly `target`, or None when Z3 proved none does."""
+def reach(
+    puzzle: Puzzle, target: Grid, *, timeout: float = 60.0, deadline: Deadline | None = None
+) -> Answer | None:
+    """A witness that ends on exactly `target`, or None when Z3 proved none does (GaveUp
+    when the deadline passed first)."""
     started = time.perf_counter()
-    session = _Session(puzzle, Deadline(timeout))
+    session = _Session(puzzle, deadline or Deadline(timeout))
     witness = session.check(session.unrolled.final_is(target))
     if witness is None:
         return None
@@ -197,14 +232,26 @@ def reach(puzzle: Puzzle, target: Grid, *, timeout: float = 60.0) -> Answer | No
     )
 
 
-def rank(puzzle: Puzzle, *, timeout: float = 60.0, progress: Progress = quiet) -> list[RankedMove]:
-    """Every legal first move with the best reachable (score, cards), best first."""
-    deadline = Deadline(timeout)
+def rank(
+    puzzle: Puzzle,
+    *,
+    timeout: float = 60.0,
+    progress: Progress = quiet,
+    deadline: Deadline | None = None,
+) -> list[RankedMove]:
+    """Every legal first move with the best reachable (score, cards), best first.
+
+    One deadline for the whole ranking, shared out in turn: each first move gets an equal
+    share of the time left (what one does not use goes to the next); a move whose share runs
+    out keeps its best answer so far, unproved.
+    """
+    deadline = deadline or Deadline(timeout)
     firsts = [s.move for s in shapes(puzzle.variant) if s.reveal in puzzle.face_down]
     ranked: list[RankedMove] = []
     for number, move in enumerate(firsts, start=1):
         progress(f"z3: first move {number}/{len(firsts)}: {move}")
-        answer = minimum(puzzle, timeout=max(0.001, deadline.left()), first=move)
+        share = deadline.share(len(firsts) - number + 1)
+        answer = minimum(puzzle, first=move, deadline=share)
         ranked.append(RankedMove(move, answer.points, answer.remaining, answer))
     ranked.sort(key=lambda r: (r.points, r.remaining, r.move))
     return ranked

@@ -1,0 +1,5 @@
+"""Answers hello, then reads every request and never answers one."""
+
+from fakelib import serve
+
+serve(lambda request: None)
