@@ -21,6 +21,7 @@ from dekal_ref.notation import (
     value_symbol,
 )
 from dekal_ref.push import hole_of, legal_pushes
+from dekal_ref.reading import SEAT_MAX, read_number, shown
 from dekal_ref.state import GameState, Phase
 
 
@@ -62,19 +63,24 @@ class NewRound:
 Action = Reveal | Take | PushMove | NewRound
 
 
-def parse_action(text: str) -> Action:
-    """`reveal 0 b3`, `take 1 7`, `push 1 L2` (NotationError with field "action" otherwise)."""
-    words = text.split()
+def parse_action_words(text: str) -> tuple[str, int, str]:
+    """The verb, the seat and the argument of an action, the seat read as a number (0–99).
+
+    NotationError with field "action" (not three words, an unknown verb) or "seat"."""
+    words = text.split(None, 3)  # a fourth piece means too many words: no need to split them
     if len(words) != 3 or words[0] not in ("reveal", "take", "push"):
         raise NotationError(
             "action",
-            f"{text!r} is not an action: write 'reveal SEAT CELL', 'take SEAT CARD'"
+            f"{shown(text)} is not an action: write 'reveal SEAT CELL', 'take SEAT CARD'"
             " or 'push SEAT SIDE'",
         )
     verb, seat_text, argument = words
-    if not seat_text.isdigit():
-        raise NotationError("seat", f"{seat_text!r} is not a seat number")
-    seat = int(seat_text)
+    return verb, read_number(seat_text, "seat", most=SEAT_MAX), argument
+
+
+def parse_action(text: str) -> Action:
+    """`reveal 0 b3`, `take 1 7`, `push 1 L2` (NotationError with field "action" otherwise)."""
+    verb, seat, argument = parse_action_words(text)
     if verb == "reveal":
         return Reveal(seat, parse_cell(argument))
     if verb == "take":
