@@ -100,7 +100,8 @@ def fail(
     if _JSON_ERRORS.get():
         print_json(error_object(message, kind, rule=rule, field=field, details=details))
     else:
-        where = f"{field}: " if field is not None and kind in ("usage", "input") else ""
+        named = field is None or kind not in ("usage", "input") or field in message
+        where = "" if named else f"{field}: "
         err.print(Text(f"error: {where}{message}", style="bold red"))
     raise typer.Exit(code)
 
@@ -267,12 +268,11 @@ def input_path(value: object) -> Path:
 
 
 def command_line(value: object) -> str:
-    """--engine CMD: a command line that names a program (not empty, not only spaces)."""
+    """--engine CMD, --python MODULE:FACTORY: not empty, not only spaces (an empty value
+    would otherwise read as "not given" and quietly judge the bundled engines instead)."""
     text = str(value)
     if not text.strip():
-        raise typer.BadParameter(
-            "the command line is empty: give the engine's command, like 'node engine.js'"
-        )
+        raise typer.BadParameter("empty: name the engine to judge (see the examples in --help)")
     return text
 
 

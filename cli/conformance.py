@@ -15,7 +15,23 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dekal.cli.common import EXIT_ENGINE, EXIT_OK, EXIT_VERDICT, err, fail, out, print_json
+from dekal.cli.common import (
+    EXIT_ENGINE,
+    EXIT_OK,
+    EXIT_VERDICT,
+    DekalCommand,
+    command_line,
+    err,
+    fail,
+    input_path,
+    out,
+    output_directory,
+    output_file,
+    parse_seconds,
+    print_json,
+    read_text_file,
+    whole_number,
+)
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
@@ -28,7 +44,16 @@ from dekal.conformance.client import (
 )
 from dekal.conformance.report import junit_xml, report_json, run_text
 from dekal.conformance.runner import Run, run_suite
-from dekal.conformance.vectors import SuiteError, load_cases, matches
+from dekal.conformance.vectors import (
+    MAX_CASE_FILE_CHARS,
+    SuiteError,
+    case_lines,
+    load_cases,
+    matches,
+)
+from dekal_ref.errors import NotationError
+from dekal_ref.json_reading import MAX_JSON_CHARS, read_json
+from dekal_ref.reading import SEED_MAX, shortened
 
 conformance_app = typer.Typer(
     name="conformance",
@@ -67,17 +92,14 @@ engine could not be started or did not complete the handshake.
 
 def read_expect(path: Path) -> dict[str, str]:
     """A known-failures file: a JSON object ID -> reason, or lines `ID reason` (# comments)."""
-    try:
-        text = path.read_text("utf-8")
-    except OSError as error:
-        fail(f"--expect {path}: {error.strerror}")
+    text = read_text_file(path, "--expect", MAX_JSON_CHARS)
     if text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            fail(f"--expect {path}: not valid JSON ({error.msg}, line {error.lineno})")
+            data = read_json(text, str(path))
+        except NotationError as error:
+            fail(f"{error.field}: {error.message}", kind="input", field="--expect")
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            fail(f"--expect {path}: write a JSON object mapping case IDs to reasons")
+            fail(f"{path}: write a JSON object mapping case IDs to reasons", field="--expect")
         return {str(k): v for k, v in data.items()}
     known: dict[str, str] = {}
     for line in text.splitlines():
@@ -98,23 +120,22 @@ def read_cases(path: Path) -> list[dict[str, object]]:
     validator = jsonschema.Draft202012Validator(schema())
     cases = []
     for file in files:
+        text = read_text_file(file, "--cases", MAX_CASE_FILE_CHARS)
         try:
-            lines = file.read_text("utf-8").splitlines()
-        except OSError as error:
-            fail(f"--cases {file}: {error.strerror}")
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                case = json.loads(line)
-            except json.JSONDecodeError as error:
-                fail(f"--cases {file}:{number}: not JSON ({error.msg})")
+            numbered = list(case_lines(text, str(file)))
+        except NotationError as error:
+            fail(f"{error.field}: {error.message}", kind="input", field="--cases")
+        for number, case in numbered:
             problem = next(iter(validator.iter_errors(case)), None)
             if problem is not None:
-                fail(f"--cases {file}:{number}: not a conformance case: {problem.message[:200]}")
+                fail(
+                    f"{file}:{number}: not a conformance case: {shortened(problem.message, 200)}",
+                    kind="input",
+                    field="--cases",
+                )
             cases.append(case)
     if not cases:
-        fail(f"--cases {path}: no case found")
+        fail(f"{path}: no case found", kind="input", field="--cases")
     return cases
 
 
@@ -160,11 +181,32 @@ def engines_to_run(engine: str | None, python: str | None, timeout: float) -> li
 
 EngineCommand = Annotated[
     str | None,
-    typer.Option("--engine", help="Command line of an engine speaking the protocol."),
+    typer.Option(
+        "--engine", help="Command line of an engine speaking the protocol.", parser=command_line
+    ),
 ]
 PythonFactory = Annotated[
     str | None,
-    typer.Option("--python", help="MODULE:FACTORY of a Python engine, judged in-process."),
+    typer.Option(
+        "--python",
+        help="MODULE:FACTORY of a Python engine, judged in-process.",
+        parser=command_line,
+    ),
+]
+Seconds = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        help="Seconds allowed per case (run) or per request (fuzz), 0 < s ≤ 604800.",
+        parser=parse_seconds,
+    ),
+]
+JsonFlag = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help='Print one JSON report; an error is {"error": {"kind", "field", "message"}}.',
+    ),
 ]
 
 
@@ -177,29 +219,35 @@ def run(
     ] = None,
     expect: Annotated[
         Path | None,
-        typer.Option("--expect", help="Known failures: lines 'ID reason' or a JSON object."),
+        typer.Option(
+            "--expect",
+            help="Known failures: lines 'ID reason' or a JSON object.",
+            parser=input_path,
+        ),
     ] = None,
     junit: Annotated[
-        Path | None, typer.Option("--junit", help="Write a JUnit XML report to this file.")
-    ] = None,
-    json_output: Annotated[
-        bool,
+        Path | None,
         typer.Option(
-            "--json", help="Print one JSON report (suite and protocol versions, every case)."
+            "--junit",
+            help="Write a JUnit XML report to this file (an existing file is overwritten).",
+            parser=output_file,
         ),
-    ] = False,
-    timeout: Annotated[
-        float, typer.Option(help="Seconds allowed per case before it is an error.")
-    ] = DEFAULT_TIMEOUT,
+    ] = None,
+    json_output: JsonFlag = False,
+    timeout: Seconds = DEFAULT_TIMEOUT,
     strict: Annotated[
         bool, typer.Option("--strict", help="Count should-level failures in the exit code.")
     ] = False,
-    show: Annotated[int, typer.Option(help="How many failures to draw in full.")] = 20,
+    show: Annotated[
+        int,
+        typer.Option(help="How many failures to draw in full.", parser=whole_number(0, 1_000_000)),
+    ] = 20,
     cases_path: Annotated[
         Path | None,
         typer.Option(
             "--cases",
             help="Run the cases of this .jsonl file or directory (fuzz --save) instead.",
+            parser=input_path,
         ),
     ] = None,
 ) -> None:
@@ -227,7 +275,10 @@ def run(
         finally:
             driven.close()
     if junit:
-        junit.write_text(junit_xml(runs), "utf-8")
+        try:
+            junit.write_text(junit_xml(runs), "utf-8")
+        except OSError as error:  # checked before the run; the disk can still refuse
+            fail(f"{junit}: {error.strerror}", kind="input", field="--junit")
     if json_output:
         print_json(report_json(runs))
     else:
@@ -256,22 +307,32 @@ def fuzz(
     engine: EngineCommand = None,
     python: PythonFactory = None,
     games: Annotated[
-        int, typer.Option("--games", min=1, help="How many random games to play.")
+        int,
+        typer.Option(
+            "--games",
+            help="How many random games to play (1-1000000).",
+            parser=whole_number(1, 1_000_000),
+        ),
     ] = 100,
     seed: Annotated[
         int,
         typer.Option(
-            "--seed", min=0, help="Seed of the first game; the same seed plays the same games."
+            "--seed",
+            help="Seed of the first game, 0 ≤ seed < 2^64; the same seed plays the same games.",
+            parser=whole_number(0, SEED_MAX),
         ),
     ] = 0,
     save: Annotated[
         Path | None,
         typer.Option(
-            "--save", help="Write the shrunk divergence as a case file in this directory."
+            "--save",
+            help="Write the shrunk divergence as a case file in this directory (created if"
+            " missing; a case file of the same name, the same case, is overwritten).",
+            parser=output_directory,
         ),
     ] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON summary.")] = False,
-    timeout: Annotated[float, typer.Option(help="Seconds allowed per request.")] = DEFAULT_TIMEOUT,
+    json_output: JsonFlag = False,
+    timeout: Seconds = DEFAULT_TIMEOUT,
 ) -> None:
     from dekal.conformance.fuzz import fuzz as run_fuzz
     from dekal.conformance.fuzz import game_record, saved_case
@@ -286,11 +347,14 @@ def fuzz(
         saved = None
         if save is not None and report.shrunk is not None and report.shrunk.divergence is not None:
             case = saved_case(report.shrunk)
-            save.mkdir(parents=True, exist_ok=True)
             saved = save / f"{case['id']}.jsonl"
-            saved.write_text(
-                json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
-            )
+            try:  # checked before the games; the disk can still refuse
+                save.mkdir(parents=True, exist_ok=True)
+                saved.write_text(
+                    json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
+                )
+            except OSError as error:
+                fail(f"{saved}: {error.strerror}", kind="input", field="--save")
     except EngineUnusable as error:
         fail(f"engine unusable: {error}", EXIT_ENGINE)
     finally:
@@ -322,6 +386,6 @@ def fuzz(
 
 
 def register(app: typer.Typer) -> None:
-    conformance_app.command("run", help=RUN_HELP)(run)
-    conformance_app.command("fuzz", help=FUZZ_HELP)(fuzz)
+    conformance_app.command("run", help=RUN_HELP, cls=DekalCommand)(run)
+    conformance_app.command("fuzz", help=FUZZ_HELP, cls=DekalCommand)(fuzz)
     app.add_typer(conformance_app, name="conformance")

@@ -18,12 +18,15 @@ import typer
 from dekal.cli.common import (
     EXIT_ENGINE,
     EXIT_VERDICT,
+    DekalCommand,
     err,
     fail,
     grid_picture,
     out,
+    parse_seconds,
     print_json,
     user_errors,
+    whole_number,
 )
 from dekal.proofs import search, z3_solve
 from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
@@ -129,10 +132,7 @@ def answer_line(answer: Answer) -> str:
 def run_minimum(
     puzzle: Puzzle, methods: list[str], timeout: float, progress: Progress
 ) -> list[Answer]:
-    return [
-        METHODS[name].minimum(puzzle, timeout=timeout, progress=progress)
-        for name in methods
-    ]
+    return [METHODS[name].minimum(puzzle, timeout=timeout, progress=progress) for name in methods]
 
 
 def report_minimum(answers: list[Answer], puzzle: Puzzle, json_output: bool) -> None:
@@ -237,7 +237,11 @@ def solve(
         str | None, typer.Option(help="Cells still face down: a1,b3,c4 (default: all).")
     ] = None,
     turns: Annotated[
-        int | None, typer.Option(help="Steps to play (solo; default every face-down card).")
+        int | None,
+        typer.Option(
+            help="Steps to play, 0-16 (solo; default every face-down card).",
+            parser=whole_number(0, 16, "a grid has 16 face-down cells at most"),
+        ),
     ] = None,
     variant: Annotated[str, typer.Option(help="Push rule: slide (P1) or eject (P2).")] = "slide",
     method: Annotated[str, typer.Option(help="z3 (proof by refutation) or search.")] = "z3",
@@ -245,7 +249,11 @@ def solve(
         bool, typer.Option("--check", help="Answer with both methods; exit 1 if they differ.")
     ] = False,
     at_most: Annotated[
-        int | None, typer.Option(help="Only ask: can the score reach at most S?")
+        int | None,
+        typer.Option(
+            help="Only ask: can the score reach at most S (0-160)?",
+            parser=whole_number(0, 160, "a score is at most 16 cards of 10"),
+        ),
     ] = None,
     reach: Annotated[
         str | None, typer.Option(help="Only ask: can the final grid be exactly this one?")
@@ -253,13 +261,16 @@ def solve(
     rank: Annotated[
         bool, typer.Option("--rank", help="Rank every first move by its best reachable outcome.")
     ] = False,
-    timeout: Annotated[float, typer.Option(help="Seconds allowed per method.")] = 60.0,
-    json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    timeout: Annotated[
+        float,
+        typer.Option(help="Seconds allowed per method (0 < s ≤ 604800).", parser=parse_seconds),
+    ] = 60.0,
+    json_output: Annotated[
+        bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
+    ] = False,
 ) -> None:
     if method not in METHODS:
-        fail(f"--method {method!r}: choose z3 or search")
-    if timeout <= 0:
-        fail("--timeout must be a positive number of seconds")
+        fail(f"{method!r}: choose z3 or search", field="--method")
     with user_errors():
         puzzle = build_puzzle(grid_text, incoming, solo, face_down, turns, variant)
         target: Grid | None = parse_grid(reach, allow_hole=False) if reach is not None else None
@@ -312,4 +323,4 @@ def _bounded(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("solve", help=SOLVE_HELP)(solve)
+    app.command("solve", help=SOLVE_HELP, cls=DekalCommand)(solve)
