@@ -19,6 +19,7 @@ from typing import Any
 
 from dekal.conformance import PROTOCOL_VERSION
 from dekal.conformance.protocol import Message, refusal
+from dekal_ref.actions import parse_action_words
 from dekal_ref.errors import IllegalAction, NotationError
 from dekal_ref.notation import (
     cell_name,
@@ -29,6 +30,11 @@ from dekal_ref.notation import (
     parse_value,
     parse_variant,
 )
+from dekal_ref.reading import describe_json, shown
+
+MAX_PERFT_DEPTH = 256
+"""Deeper than a whole round (16 turns of at most 13 nodes each), and shallow enough that the
+recursion stays within Python's stack."""
 
 
 class BadRequest(Exception):
@@ -39,13 +45,31 @@ class Unsupported(Exception):
     """A variant or feature the engine does not claim."""
 
 
-def _field(request: Message, name: str, kind: type | tuple[type, ...] = str) -> Any:
+_KIND_NAMES = {str: "a string", int: "a number", dict: "an object", list: "a list"}
+
+
+def _field(request: Message, name: str, kind: type = str) -> Any:
+    """The request's field `name`, of JSON type `kind` (true and false are not numbers)."""
     if name not in request:
         raise BadRequest(f"the request needs a field {name!r}")
     value = request[name]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise BadRequest(f"field {name!r} has the wrong type")
+        wanted = _KIND_NAMES.get(kind, kind.__name__)
+        raise BadRequest(f"field {name!r} must be {wanted}, not {describe_json(value)}")
     return value
+
+
+ID_LIMIT = 2**63
+"""Request ids are integers with |id| < 2⁶³ (every language has such an integer)."""
+
+
+def request_id(request: Message) -> int | None:
+    """The request's id if it is one the protocol allows (an integer), else None: the id a
+    refusal echoes when the id itself cannot be read."""
+    value = request.get("id")
+    if isinstance(value, int) and not isinstance(value, bool) and -ID_LIMIT < value < ID_LIMIT:
+        return value
+    return None
 
 
 def _deal_grid(text: object, seat: int) -> tuple[int, ...]:
@@ -53,7 +77,8 @@ def _deal_grid(text: object, seat: int) -> tuple[int, ...]:
     (1–9, T, .) is a notation error; a hole is left for the engine to refuse (M3)."""
     rows = text.split("/") if isinstance(text, str) else []
     if len(rows) != 4 or any(len(row) != 4 for row in rows):
-        raise NotationError("deal", f"seat {seat}'s grid {text!r} is not 4 rows of 4 cells")
+        shown_text = shown(text) if isinstance(text, str) else describe_json(text)
+        raise NotationError("deal", f"seat {seat}'s grid {shown_text} is not 4 rows of 4 cells")
     return tuple(0 if symbol == "." else parse_value(symbol, "deal") for symbol in "".join(rows))
 
 
@@ -93,11 +118,14 @@ class ProtocolAdapter:
     # -- the one entry point -------------------------------------------------------------
     def handle(self, request: Message) -> Message:
         """One request in, one reply out; every refusal is a reply, never an exception."""
-        reply: Message = {"id": request.get("id")}
+        reply: Message = {"id": request_id(request)}
         try:
-            command = self.commands.get(request.get("cmd", ""))
+            if "id" in request and reply["id"] is None:
+                raise BadRequest(f"the id must be an integer, not {describe_json(request['id'])}")
+            name = _field(request, "cmd")
+            command = self.commands.get(name)
             if command is None:
-                raise BadRequest(f"unknown command {request.get('cmd')!r}")
+                raise BadRequest(f"unknown command {shown(name)}")
             reply.update(ok=True, **command(request))
         except IllegalAction as error:
             reply.update(ok=False, error=refusal("illegal", error.message, rule=error.rule))
@@ -167,15 +195,7 @@ class ProtocolAdapter:
 
     def action(self, request: Message) -> Message:
         state = self._game()
-        words = _field(request, "action").split()
-        if len(words) != 3 or words[0] not in ("reveal", "take", "push"):
-            raise NotationError(
-                "action", "write 'reveal SEAT CELL', 'take SEAT VALUE' or 'push SEAT PUSH'"
-            )
-        verb, seat_text, argument = words
-        if not seat_text.isdigit():
-            raise NotationError("seat", f"{seat_text!r} is not a seat number")
-        seat = int(seat_text)
+        verb, seat, argument = parse_action_words(_field(request, "action"))
         if verb == "reveal":
             self.state = self.api.reveal(state, seat, parse_cell(argument))
         elif verb == "take":
@@ -226,8 +246,8 @@ class ProtocolAdapter:
         if "perft" not in self.features:
             raise Unsupported("this engine does not count perft")
         depth = _field(request, "depth", int)
-        if depth < 0:
-            raise BadRequest("depth must be 0 or more")
+        if not 0 <= depth <= MAX_PERFT_DEPTH:
+            raise BadRequest(f"depth must be 0 to {MAX_PERFT_DEPTH}, not {depth}")
         return perft_divide(self.api, self._game(), depth)
 
     def score(self, request: Message) -> Message:
