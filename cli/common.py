@@ -6,9 +6,12 @@ Errors (issue 13): one line on standard error, `error: …`, naming the rule or 
     {"error": {"kind": "notation", "field": "grid", "message": "…"}}
 
 where `kind` is `illegal` (with `rule`), `notation` (with `field`), `usage` (a bad option or
-argument, with `field` naming it), `input` (an unreadable file, with `field`), `verdict` or
-`engine`; then the exit code. Every command gets this by being registered with
-`cls=DekalCommand`; `fail` is the one way to report an error.
+argument, with `field` naming it), `input` (an unreadable file, an unplayable puzzle; with
+`field` when one is named), `verdict` or `engine`; then the exit code. A key that does not
+apply is left out (never null). A command that already printed its JSON report (a `--check`
+that failed) says the verdict on standard error, so standard output stays one object. Every
+command gets this by being registered with `cls=DekalCommand`; `fail` is the one way to
+report an error.
 
 Exit codes (docs/guide.md):
     0  success
@@ -55,12 +58,15 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 _JSON_ERRORS: ContextVar[bool] = ContextVar("dekal_json_errors", default=False)
 """True while a command that was given --json runs: its errors are then JSON on stdout."""
+_JSON_PRINTED: ContextVar[bool] = ContextVar("dekal_json_printed", default=False)
+"""True once the running command has printed a JSON object on stdout."""
 
 
 def print_json(payload: Any) -> None:
     """One JSON object on one line, for machines."""
     sys.stdout.write(json.dumps(payload, separators=(",", ":"), ensure_ascii=False) + "\n")
     sys.stdout.flush()
+    _JSON_PRINTED.set(True)
 
 
 def error_object(
@@ -97,7 +103,7 @@ def fail(
 
     `field` (an option like `--timeout`, or a notation field) is named in the text line too."""
     kind = kind or _KIND_OF_CODE.get(code, "usage")
-    if _JSON_ERRORS.get():
+    if _JSON_ERRORS.get() and not _JSON_PRINTED.get():
         print_json(error_object(message, kind, rule=rule, field=field, details=details))
     else:
         named = field is None or kind not in ("usage", "input") or field in message
@@ -118,12 +124,14 @@ def describe(error: DekalError) -> str:
 def fail_with(
     error: DekalError, prefix: str = "", details: dict[str, Any] | None = None
 ) -> NoReturn:
-    """`fail` for a Dékal error: kind `illegal` naming the rule, or `notation` naming the field."""
+    """`fail` for a Dékal error: kind `illegal` naming the rule, `notation` naming the field,
+    or `input` (naming the field if the error has one)."""
     if isinstance(error, IllegalAction):
         fail(prefix + describe(error), kind="illegal", rule=error.rule, details=details)
     if isinstance(error, NotationError):
         fail(prefix + describe(error), kind="notation", field=error.field, details=details)
-    fail(prefix + describe(error), details=details)
+    field = getattr(error, "field", None)  # other Dékal errors (a puzzle's) may name one
+    fail(prefix + describe(error), kind="input", field=field, details=details)
 
 
 @contextmanager
@@ -160,10 +168,12 @@ class DekalCommand(TyperCommand):
 
     def invoke(self, ctx: Context) -> Any:
         token = _JSON_ERRORS.set(bool(ctx.params.get("json_output")))
+        printed = _JSON_PRINTED.set(False)
         try:
             return super().invoke(ctx)
         finally:
             _JSON_ERRORS.reset(token)
+            _JSON_PRINTED.reset(printed)
 
 
 def _usage_field(error: UsageError) -> str | None:
@@ -171,7 +181,7 @@ def _usage_field(error: UsageError) -> str | None:
     param = getattr(error, "param", None)
     if param is not None:
         opts = [opt for opt in getattr(param, "opts", []) if opt.startswith("--")]
-        return opts[0] if opts else str(param.human_readable_name)
+        return opts[0] if opts else str(getattr(param, "metavar", None) or param.name).upper()
     option = getattr(error, "option_name", None)
     return str(option) if option else None
 

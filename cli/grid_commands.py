@@ -15,6 +15,7 @@ from dekal.cli.common import (
     describe,
     engine_by_name,
     err,
+    fail,
     grid_picture,
     out,
     print_json,
@@ -56,7 +57,10 @@ def _grid_texts(grids: list[str]) -> list[str]:
     texts: list[str] = []
     for item in grids:
         if item == "-":
-            texts.extend(line.strip() for line in sys.stdin if line.strip())
+            try:
+                texts.extend(line.strip() for line in sys.stdin if line.strip())
+            except UnicodeDecodeError as error:
+                fail(f"standard input is not UTF-8 text (byte {error.start})", field="GRIDS")
         else:
             texts.append(item)
     return texts
