@@ -24,7 +24,6 @@ Exit codes (docs/guide.md):
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -43,6 +42,7 @@ from typer.core import TyperCommand
 
 from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
+from dekal_ref.json_reading import json_line
 from dekal_ref.notation import HOLE, SIZE, value_symbol
 from dekal_ref.reading import read_number, shown
 
@@ -64,7 +64,7 @@ _JSON_PRINTED: ContextVar[bool] = ContextVar("dekal_json_printed", default=False
 
 def print_json(payload: Any) -> None:
     """One JSON object on one line, for machines."""
-    sys.stdout.write(json.dumps(payload, separators=(",", ":"), ensure_ascii=False) + "\n")
+    sys.stdout.write(json_line(payload) + "\n")
     sys.stdout.flush()
     _JSON_PRINTED.set(True)
 
@@ -155,7 +155,7 @@ class DekalCommand(TyperCommand):
         try:
             return super().parse_args(ctx, args)
         except UsageError as error:
-            token = _JSON_ERRORS.set(json_wanted)
+            token, printed = _JSON_ERRORS.set(json_wanted), _JSON_PRINTED.set(False)
             try:
                 fail(
                     f"{error.format_message()} (see {ctx.command_path} --help)",
@@ -165,6 +165,7 @@ class DekalCommand(TyperCommand):
                 )
             finally:
                 _JSON_ERRORS.reset(token)
+                _JSON_PRINTED.reset(printed)
 
     def invoke(self, ctx: Context) -> Any:
         token = _JSON_ERRORS.set(bool(ctx.params.get("json_output")))

@@ -162,7 +162,7 @@ def advancer(progress: Progress) -> Callable[[object], None]:
 def engines_to_run(engine: str | None, python: str | None, timeout: float) -> list[Engine]:
     """The engines a command drives: a subprocess, a Python factory, or our two engines."""
     if engine and python:
-        fail("give --engine CMD or --python MODULE:FACTORY, not both")
+        fail("give --engine CMD or --python MODULE:FACTORY, not both", field="--engine")
     factory = None
     if python:
         try:
@@ -261,12 +261,15 @@ def run(
         cases = [case for case in cases if matches(case, tokens)]
         if not cases:
             fail(
-                f"--filter {filter_!r} matches no case: give case IDs, ID prefixes, rules or kinds"
+                f"{shortened(filter_)!r} matches no case: give case IDs, ID prefixes, rules or"
+                " kinds",
+                field="--filter",
             )
     known = read_expect(expect) if expect else {}
     unknown = sorted(set(known) - {case["id"] for case in cases})
     if unknown:
-        fail(f"--expect lists IDs that are not in suite {SUITE_VERSION}: {', '.join(unknown[:5])}")
+        listed = ", ".join(shortened(case_id) for case_id in unknown[:5])
+        fail(f"lists IDs that are not in suite {SUITE_VERSION}: {listed}", field="--expect")
     runs: list[Run] = []
     for driven in engines_to_run(engine, python, timeout):
         try:

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 from dekal.conformance.adapter import ProtocolAdapter, request_id
 from dekal.conformance.protocol import Message, refusal
 from dekal_ref.errors import NotationError
-from dekal_ref.json_reading import read_json
+from dekal_ref.json_reading import json_line, read_json
 from dekal_ref.reading import describe_json
 
 
@@ -112,7 +112,7 @@ def reply_line(reply: Message) -> str:
     """The reply as one line of JSON. Text the request smuggled in as a lone surrogate
     (`"\\ud800"` is valid JSON) cannot be written as UTF-8: then every non-ASCII character
     is escaped instead."""
-    text = json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
+    text = json_line(reply)
     if not _is_utf8(text):
         text = json.dumps(reply, separators=(",", ":"))
     return text + "\n"

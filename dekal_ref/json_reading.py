@@ -32,6 +32,18 @@ _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
+# Characters that str.splitlines() and some JSON readers take for line breaks, though JSON
+# lets a string hold them raw: written escaped, a JSON line stays one line for every reader.
+_LINE_BREAKS = {ord("\x85"): "\\u0085", ord("\u2028"): "\\u2028", ord("\u2029"): "\\u2029"}
+
+
+def json_line(value: Any) -> str:
+    """`value` as one line of compact JSON (no newline at the end), non-ASCII text kept but
+    Unicode line separators escaped. Raises ValueError for NaN and Infinity."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.translate(_LINE_BREAKS)
+
+
 def nesting_depth(text: str) -> int:
     """How deep lists and objects nest in `text`, strings ignored (linear time)."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))

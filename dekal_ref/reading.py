@@ -44,14 +44,16 @@ def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 
 def shortened(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """`text` unquoted, cut to `limit` characters with its length said (for echoing input).
+    """`text` unquoted, cut to `limit` characters with its length said, characters that are
+    not printable escaped (a line break would make a one-line error two lines).
 
     >>> shortened("9991/446T/T27T")
     '9991/446T/T27T'
+    >>> shortened("1\\n2")
+    '1\\\\n2'
     """
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text)} characters)"
+    cut = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit])
+    return cut if len(text) <= limit else f"{cut}… ({len(text)} characters)"
 
 
 def is_digits(text: str) -> bool:

@@ -27,8 +27,8 @@ raises NotationError naming the tag or the line; the rules are checked by a repl
 
 from __future__ import annotations
 
-import io
 import re
+from collections.abc import Iterator
 
 from dekal_ref.actions import NewRound, parse_action
 from dekal_ref.deal import Deal
@@ -110,7 +110,7 @@ class _Lines:
     Lazy, so that memory stays one line whatever the record's length."""
 
     def __init__(self, text: str) -> None:
-        self._source = enumerate(io.StringIO(text, newline="\n"), start=1)
+        self._source = enumerate(_split_lines(text), start=1)
         self._next = self._advance()
 
     def _advance(self) -> tuple[int, str] | None:
@@ -130,6 +130,15 @@ class _Lines:
         return item
 
 
+def _split_lines(text: str) -> Iterator[str]:
+    """The lines of `text` (split at newlines), one at a time: a copy of one line at most."""
+    start = 0
+    while (end := text.find("\n", start)) != -1:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
 def _line_error(number: int, message: str) -> NotationError:
     return NotationError(f"record line {number}", message)
 
@@ -142,21 +151,24 @@ def _number(text: str, number: int, what: str) -> int:
 
 
 def _read_tag(line: str) -> tuple[str, str] | None:
-    """`[Name "value"]` -> (Name, value), backslash escapes undone; None if it is not a tag.
+    """`[Name "value"]` -> (Name, value as written, escapes kept); None if it is not a tag.
 
-    Read by slicing and two plain scans rather than one regular expression: a regex with a
-    group per character (or per escape) keeps a backtracking frame for each, which costs
+    Read by slicing and plain string scans rather than one regular expression: a regex with
+    a group per character (or per escape) keeps a backtracking frame for each, which costs
     gigabytes on a tag of millions of characters. This is linear in time and memory."""
     name, space, quoted = line.removeprefix("[").partition(" ")
     if not (line.startswith("[") and space and _TAG_NAME.fullmatch(name)):
         return None
     if len(quoted) < 3 or not (quoted.startswith('"') and quoted.endswith('"]')):
         return None
-    body = quoted[1:-2]
-    plain = _ESCAPED.sub("", body)  # the value with every escape \x taken out
-    if '"' in plain or "\\" in plain:
-        return None  # a bare quote ends the value early; a lone backslash escapes nothing
-    return name, _ESCAPED.sub(r"\1", body)
+    written = quoted[1:-2]
+    # A backslash escapes the next character. Taking out the escaped backslashes, then the
+    # escaped quotes, leaves a bare quote (which would end the value early) or a backslash
+    # at the very end (which escapes nothing) exactly when the value is malformed.
+    rest = written.replace("\\\\", "").replace('\\"', "")
+    if '"' in rest or rest.endswith("\\"):
+        return None
+    return name, written
 
 
 def _parse_tags(lines: _Lines) -> dict[str, str]:
@@ -166,11 +178,12 @@ def _parse_tags(lines: _Lines) -> dict[str, str]:
         tag = _read_tag(line)
         if tag is None:
             raise _line_error(number, f'{shown(line)} is not a tag: write [Name "value"]')
-        name, value = tag
+        name, written = tag
         if name not in TAG_ORDER:
             raise _line_error(number, f"unknown tag {shown(name)}; tags are {', '.join(TAG_ORDER)}")
         if name in tags:
             raise _line_error(number, f"the tag {name} is given twice")
+        value = _ESCAPED.sub(r"\1", written) if len(written) <= 2 * MAX_TAG_CHARS else written
         if len(value) > MAX_TAG_CHARS:
             raise _line_error(
                 number, f"the tag {name} is {len(value)} characters; at most {MAX_TAG_CHARS}"
