@@ -22,9 +22,13 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from dekal.cli.app import app
+from dekal.cli.common import MAX_SECONDS
+from dekal.conformance.adapter import MAX_PERFT_DEPTH
+from dekal.conformance.serve import MAX_LINE_CHARS
+from dekal.conformance.vectors import MAX_CASE_FILE_CHARS
 from dekal_ref.errors import NotationError
-from dekal_ref.json_reading import MAX_JSON_DEPTH
-from dekal_ref.reading import SEED_MAX
+from dekal_ref.json_reading import MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS
+from dekal_ref.reading import COUNT_MAX, QUOTE_LIMIT, SEAT_MAX, SEED_MAX
 from dekal_ref.record import parse_record, record_from_json, record_to_json
 from dekal_ref.record.text import MAX_RECORD_CHARS, MAX_TAG_CHARS
 
@@ -400,3 +404,37 @@ def test_without_json_the_same_error_is_one_line_on_stderr_and_stdout_stays_empt
     result = dekal("push", "5T32/.144/9999/TT11", "L", "7")
     assert_handled(result)
     assert result.stdout == "" and "rule P1" in result.stderr
+
+
+# --- docs/guide.md states the convention and the limits as they are -----------------------
+
+GUIDE = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+
+
+def test_the_guide_json_error_example_is_what_the_command_prints() -> None:
+    command = re.search(r"^(dekal .*--json)\s+# exit code 2$", GUIDE, re.MULTILINE)
+    shown_json = re.search(r"```json\n(\{\"error\".*)\n```", GUIDE)
+    assert command is not None and shown_json is not None
+    result = dekal(*command.group(1).split()[1:])
+    assert result.exit_code == 2 and result.stdout.strip() == shown_json.group(1)
+
+
+@pytest.mark.parametrize(
+    "bound",
+    [
+        f"{MAX_RECORD_CHARS:,} characters",
+        f"a tag value {MAX_TAG_CHARS} characters",
+        f"nested at most {MAX_JSON_DEPTH} deep",
+        f"numbers of at most {MAX_JSON_NUMBER_CHARS} characters",
+        f"{MAX_CASE_FILE_CHARS:,} characters",
+        f"{MAX_LINE_CHARS:,} characters",
+        f"depth 0–{MAX_PERFT_DEPTH}",
+        f"0–{SEAT_MAX}",
+        f"0–{SEED_MAX}",
+        f"0–{COUNT_MAX:,}",
+        f"at most {MAX_SECONDS:,} seconds",
+        f"first {QUOTE_LIMIT} characters",
+    ],
+)
+def test_the_guide_states_each_limit_as_the_code_has_it(bound: str) -> None:
+    assert bound in " ".join(GUIDE.split())
