@@ -25,6 +25,9 @@ from typing import Any, Protocol
 from dekal.conformance import PROTOCOL_VERSION
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.protocol import Message
+from dekal_ref.errors import NotationError
+from dekal_ref.json_reading import read_json
+from dekal_ref.reading import shown
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -182,9 +185,10 @@ class SubprocessEngine:
             if line.strip():
                 break
         try:
-            reply = json.loads(line)
-        except json.JSONDecodeError:
-            raise EngineError(f"garbage on stdout: {line.strip()[:120]!r}") from None
+            reply = read_json(line, "reply")
+        except NotationError as error:  # not JSON, too deep, NaN: never a crash of the judge
+            garbage = shown(line.strip())
+            raise EngineError(f"garbage on stdout: {garbage} ({error.message})") from None
         return check_reply(reply, self.next_id)
 
     def restart(self) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -438,3 +439,36 @@ def test_the_guide_json_error_example_is_what_the_command_prints() -> None:
 )
 def test_the_guide_states_each_limit_as_the_code_has_it(bound: str) -> None:
     assert bound in " ".join(GUIDE.split())
+
+
+# --- an engine under test is hostile input too --------------------------------------------
+
+HOSTILE_ENGINE = """
+import json, sys
+from dekal.conformance.serve import bundled_adapter
+adapter = bundled_adapter("ref")
+for line in sys.stdin:
+    request = json.loads(line)
+    reply = adapter.handle(request)
+    if request["cmd"] == "score" and "{mode}" == "nan":
+        reply = {"id": request["id"], "ok": True, "points": float("nan")}
+    elif request["cmd"] == "score":
+        reply = "[" * 100000 + "]" * 100000
+    sys.stdout.write((reply if isinstance(reply, str) else json.dumps(reply)) + "\\n")
+    sys.stdout.flush()
+    if request["cmd"] == "quit":
+        break
+"""
+
+
+@pytest.mark.parametrize("mode", ["nan", "deep"])
+def test_an_engine_replying_nan_or_deep_json_is_judged_not_a_crash(
+    mode: str, tmp_path: Path
+) -> None:
+    engine = tmp_path / "engine.py"
+    engine.write_text(HOSTILE_ENGINE.replace("{mode}", mode), "utf-8")
+    command = f"{sys.executable} {engine}"
+    result = dekal("conformance", "run", "--engine", command, "--filter", "score-0001", "--json")
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    (case,) = json.loads(result.stdout)["engines"][0]["cases"]
+    assert case["status"] == "error" and "garbage on stdout" in case["message"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import doctest
 import json
 import math
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dekal_ref import json_reading, reading
+from dekal_ref import Rules, json_reading, new_game, reading, seeded_deal
 from dekal_ref.actions import Reveal, parse_action
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import (
@@ -23,6 +24,8 @@ from dekal_ref.json_reading import (
     nesting_depth,
     read_json,
 )
+from dekal_ref.notation import parse_cell, parse_grid, parse_push, parse_value
+from dekal_ref.position import format_position, parse_position
 from dekal_ref.reading import QUOTE_LIMIT, SEED_MAX, read_number, shortened, shown
 
 # Characters that str.isdigit() accepts, and int() reads or refuses, that are not Dékal digits.
@@ -82,8 +85,9 @@ def test_a_seat_written_out_of_the_game_still_parses_so_the_rules_can_refuse_it(
 
 @given(st.text(max_size=500))
 def test_quoted_input_is_short_whatever_its_length(text: str) -> None:
-    assert len(shortened(text)) <= QUOTE_LIMIT + 30
-    assert len(shown(text)) <= 4 * QUOTE_LIMIT + 40  # repr may escape each character
+    # At most QUOTE_LIMIT characters, each escaped in at most 10 (\U0001f600), and the length.
+    assert len(shortened(text)) <= 10 * QUOTE_LIMIT + 30
+    assert len(shown(text)) <= 10 * QUOTE_LIMIT + 32
 
 
 def test_short_input_is_quoted_whole() -> None:
@@ -168,3 +172,35 @@ def test_any_text_is_json_or_a_notation_error_naming_where(text: str) -> None:
 @pytest.mark.parametrize("module", [reading, json_reading])
 def test_the_docstring_examples_hold(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0
+
+
+# --- every parser: any text parses or is one NotationError --------------------------------
+
+START = format_position(new_game(Rules(players=2), seeded_deal(42, 2)))
+hostile_words = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(FOREIGN_DIGITS + ["9" * 5000, str(SEED_MAX + 1), "-1", ""]),
+)
+
+
+@given(st.integers(0, 9), hostile_words)
+def test_a_position_with_any_field_replaced_parses_or_names_the_field(
+    index: int, word: str
+) -> None:
+    fields = START.split(" ")
+    fields[index] = word
+    try:
+        parse_position(" ".join(fields))
+    except NotationError as error:
+        assert error.field and len(error.message) < 1000
+
+
+@pytest.mark.parametrize("parser", [parse_action, parse_cell, parse_grid, parse_push, parse_value])
+@given(text=hostile_words)
+def test_every_notation_parser_reads_any_text_or_refuses_it(
+    parser: Callable[[str], object], text: str
+) -> None:
+    try:
+        parser(text)
+    except NotationError as error:
+        assert error.field and len(error.message) < 1000
