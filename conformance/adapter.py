@@ -72,6 +72,14 @@ def request_id(request: Message) -> int | None:
     return None
 
 
+def _rule(rules: Message, name: str, default: str) -> str:
+    """A variant's name in `rules` (a string; an unknown name is for the caller to refuse)."""
+    value = rules.get(name, default)
+    if not isinstance(value, str):
+        raise BadRequest(f"rules.{name} must be a string, not {describe_json(value)}")
+    return value
+
+
 def _deal_grid(text: object, seat: int) -> tuple[int, ...]:
     """A deal grid as sixteen values, holes as 0. Text that is not 4 rows of 4 symbols
     (1–9, T, .) is a notation error; a hole is left for the engine to refuse (M3)."""
@@ -167,12 +175,14 @@ class ProtocolAdapter:
         deal = self._deal(request.get("deal"))
         count = len(deal.grids)
         if players != count or not 2 <= players <= 6:
-            shown = f"{players} players with {count} grids"
-            raise IllegalAction("M2", f"Dékal is 2 to 6 players, one grid each ({shown})")
-        push_rule, first_rule = rules.get("push", "slide"), rules.get("first", "lowest")
+            given = f"{players} players with {count} grids"
+            raise IllegalAction("M2", f"Dékal is 2 to 6 players, one grid each ({given})")
+        push_rule, first_rule = _rule(rules, "push", "slide"), _rule(rules, "first", "lowest")
         threshold = rules.get("threshold")
+        if isinstance(threshold, bool):
+            raise BadRequest("rules.threshold must be a number or null, not true or false")
         if push_rule not in self.push_variants or first_rule not in self.first_rules:
-            raise Unsupported(f"this engine does not play {push_rule}/{first_rule}")
+            raise Unsupported(f"this engine does not play {shown(push_rule)}/{shown(first_rule)}")
         if players not in self.players:
             raise Unsupported(f"this engine does not play with {players} players")
         if threshold is not None and (

@@ -101,6 +101,8 @@ def describe_json(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return f"the string {shown(value)}"
+    if isinstance(value, int):
+        return f"the number {value}"
     if isinstance(value, float):
         return f"the number {value:g}"
     if isinstance(value, (list, tuple)):

@@ -229,3 +229,32 @@ def test_a_closed_stdout_ends_serve_quietly_with_status_0() -> None:
         engine.wait()
         engine.stderr.close()
     assert status == 0 and b"Traceback" not in errors and b"BrokenPipe" not in errors
+
+
+NEW_GAME_FIELDS = [
+    ("rules", "players"),
+    ("rules", "push"),
+    ("rules", "first"),
+    ("rules", "threshold"),
+    ("first_player",),
+    ("deal", "grids"),
+    ("deal", "pile"),
+    ("deal",),
+    ("rules",),
+]
+
+
+@HOSTILE
+@given(path=st.sampled_from(NEW_GAME_FIELDS), value=json_shapes | st.integers())
+def test_a_new_game_with_any_field_of_any_shape_is_played_or_refused(
+    path: tuple[str, ...], value: Any
+) -> None:
+    message = json.loads(json.dumps(NEW_GAME))
+    node = message
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    replies = replies_to([json.dumps(message), request("position", 2)])
+    assert len(replies) == 2
+    if not replies[0]["ok"]:  # no game was started: the next game command says so
+        assert replies[1]["error"]["kind"] == "bad_request"
