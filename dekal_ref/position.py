@@ -24,7 +24,14 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from dekal_ref.errors import NotationError
-from dekal_ref.notation import cell_name, parse_cell, parse_value, value_symbol
+from dekal_ref.notation import (
+    cell_name,
+    parse_cell,
+    parse_first_rule,
+    parse_value,
+    parse_variant,
+    value_symbol,
+)
 from dekal_ref.reading import SEAT_MAX, read_number, shown
 from dekal_ref.state import Card, Cells, GameState, Phase, Rules
 
@@ -171,9 +178,17 @@ def parse_position(text: str) -> GameState:
         raise NotationError(
             "rules", f"{shown(rules_f)}: write push/first/threshold, like slide/lowest/single"
         )
-    grids = tuple(_parse_cells(g, seat) for seat, g in enumerate(grids_f.split("|")))
+    seats = grids_f.split("|", SEAT_MAX + 1)
+    if len(seats) > SEAT_MAX + 1:
+        raise NotationError("grids", f"more than {SEAT_MAX + 1} grids: a position has one per seat")
+    grids = tuple(_parse_cells(g, seat) for seat, g in enumerate(seats))
     threshold = None if parts[2] == "single" else read_number(parts[2], "rules")
-    rules = Rules(players=len(grids), push=parts[0], first=parts[1], threshold=threshold)
+    rules = Rules(
+        players=len(grids),
+        push=parse_variant(parts[0], "rules"),
+        first=parse_first_rule(parts[1], "rules"),
+        threshold=threshold,
+    )
     round_text, _, turn_text = clock_f.partition(".")
     phase_name, _, detail = phase_f.partition("@")
     try:
@@ -212,6 +227,6 @@ def parse_position(text: str) -> GameState:
     if format_position(state) != text.strip():
         raise NotationError(
             "position",
-            f"{shown(text)} is not in canonical form (it reads as {format_position(state)!r})",
+            f"{shown(text)} is not in canonical form (it reads as {shown(format_position(state), 400)})",
         )
     return state
