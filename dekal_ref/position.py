@@ -224,9 +224,10 @@ def parse_position(text: str) -> GameState:
         removed=_parse_cards(removed_f, "removed"),
         totals=totals,
     )
-    if format_position(state) != text.strip():
+    canonical = format_position(state)
+    if canonical != text.strip():
         raise NotationError(
             "position",
-            f"{shown(text)} is not in canonical form (it reads as {shown(format_position(state), 400)})",
+            f"{shown(text)} is not in canonical form (it reads as {shown(canonical, 400)})",
         )
     return state
