@@ -472,3 +472,11 @@ def test_an_engine_replying_nan_or_deep_json_is_judged_not_a_crash(
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     (case,) = json.loads(result.stdout)["engines"][0]["cases"]
     assert case["status"] == "error" and "garbage on stdout" in case["message"]
+
+
+@HOSTILE
+@given(only=hostile_text, timeout=hostile_numbers)
+def test_prove_reads_or_refuses_any_only_and_timeout(only: str, timeout: str) -> None:
+    # --list: the options are checked, the obligations listed, none proved.
+    result = dekal("prove", "--list", "--only", only, f"--timeout={timeout}", "--json")
+    assert_handled(result, json_mode=True)
