@@ -168,7 +168,9 @@ def engines_to_run(engine: str | None, python: str | None, timeout: float) -> li
         try:
             factory = load_factory(python)
         except (ImportError, ValueError) as error:
-            fail(f"--python {python}: {error}", EXIT_ENGINE)
+            fail(f"--python {shortened(python)}: {error}", EXIT_ENGINE)
+        except (Exception, SystemExit) as error:  # importing runs the user's code: anything
+            fail(f"--python {shortened(python)}: {type(error).__name__}: {error}", EXIT_ENGINE)
     try:
         if engine:
             return [SubprocessEngine(engine, timeout)]

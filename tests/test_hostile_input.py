@@ -480,3 +480,10 @@ def test_prove_reads_or_refuses_any_only_and_timeout(only: str, timeout: str) ->
     # --list: the options are checked, the obligations listed, none proved.
     result = dekal("prove", "--list", "--only", only, f"--timeout={timeout}", "--json")
     assert_handled(result, json_mode=True)
+
+
+@pytest.mark.parametrize("factory", ["..:x", ":", "a:", "os:nothing", "\x00:x", "os.path:sep"])
+def test_a_python_factory_that_cannot_be_loaded_is_an_unusable_engine(factory: str) -> None:
+    result = dekal("conformance", "run", "--python", factory, "--json")
+    assert_handled(result, json_mode=True)
+    assert result.exit_code == 3 and json.loads(result.stdout)["error"]["kind"] == "engine"
