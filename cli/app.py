@@ -9,6 +9,7 @@ import typer
 
 from dekal.cli import conformance, grid_commands, prove, solve
 from dekal.cli import replay as replay_command
+from dekal.cli.common import DekalGroup
 
 app = typer.Typer(
     name="dekal",
@@ -23,6 +24,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    cls=DekalGroup,
 )
 
 

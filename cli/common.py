@@ -36,9 +36,9 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 from rich.text import Text
-from typer._click.core import Context  # typer's vendored click: its context, usage errors
+from typer._click.core import Command, Context  # typer's vendored click
 from typer._click.exceptions import UsageError
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
@@ -175,6 +175,24 @@ class DekalCommand(TyperCommand):
         finally:
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)
+
+
+class DekalGroup(TyperGroup):
+    """The `dekal` command and its groups: an unknown command is one line (or one JSON
+    object when `--json` is among the arguments), like any other usage error."""
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as error:
+            token, printed = _JSON_ERRORS.set("--json" in args), _JSON_PRINTED.set(False)
+            try:
+                fail(f"{error.format_message()} (see {ctx.command_path} --help)", kind="usage")
+            finally:
+                _JSON_ERRORS.reset(token)
+                _JSON_PRINTED.reset(printed)
 
 
 def _usage_field(error: UsageError) -> str | None:

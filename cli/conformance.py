@@ -20,6 +20,7 @@ from dekal.cli.common import (
     EXIT_OK,
     EXIT_VERDICT,
     DekalCommand,
+    DekalGroup,
     command_line,
     err,
     fail,
@@ -63,6 +64,7 @@ conformance_app = typer.Typer(
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
+    cls=DekalGroup,
 )
 
 RUN_HELP = f"""Run the conformance suite ({SUITE_VERSION}) against an engine, step by step.

@@ -487,3 +487,11 @@ def test_a_python_factory_that_cannot_be_loaded_is_an_unusable_engine(factory: s
     result = dekal("conformance", "run", "--python", factory, "--json")
     assert_handled(result, json_mode=True)
     assert result.exit_code == 3 and json.loads(result.stdout)["error"]["kind"] == "engine"
+
+
+@pytest.mark.parametrize("args", [["nosuch"], ["conformance", "nosuch"], ["solve", "--bogus"]])
+def test_an_unknown_command_or_option_is_one_line_or_one_json_object(args: list[str]) -> None:
+    assert_handled(dekal(*args))
+    result = dekal(*args, "--json")
+    assert_handled(result, json_mode=True)
+    assert result.exit_code == 2 and json.loads(result.stdout)["error"]["kind"] == "usage"
