@@ -244,6 +244,18 @@ def whole_number(least: int, most: int, why: str = "") -> Callable[[object], int
     return parse
 
 
+def text_of_at_most(most: int) -> Callable[[object], str]:
+    """A parser for a text option whose length bounds the work it makes (like --filter)."""
+
+    def parse(value: object) -> str:
+        text = str(value)
+        if len(text) > most:
+            raise typer.BadParameter(f"{len(text)} characters: at most {most}")
+        return text
+
+    return parse
+
+
 def output_file(value: object) -> Path:
     """A file to write (--junit): not a directory, in a directory that exists and is writable.
 

@@ -31,6 +31,7 @@ from dekal.cli.common import (
     parse_seconds,
     print_json,
     read_text_file,
+    text_of_at_most,
     whole_number,
 )
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION
@@ -183,6 +184,9 @@ def engines_to_run(engine: str | None, python: str | None, timeout: float) -> li
         fail(f"engine unusable: {error}", EXIT_ENGINE)
 
 
+FILTER_CHARS = 10_000
+"""The longest --filter: each token is tried on every case, so its length bounds the work."""
+
 EngineCommand = Annotated[
     str | None,
     typer.Option(
@@ -219,7 +223,11 @@ def run(
     python: PythonFactory = None,
     filter_: Annotated[
         str | None,
-        typer.Option("--filter", help="Case IDs, ID prefixes, rule IDs or kinds, comma separated."),
+        typer.Option(
+            "--filter",
+            help="Case IDs, ID prefixes, rule IDs or kinds, comma separated.",
+            parser=text_of_at_most(FILTER_CHARS),
+        ),
     ] = None,
     expect: Annotated[
         Path | None,

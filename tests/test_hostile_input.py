@@ -24,6 +24,7 @@ from typer.testing import CliRunner, Result
 
 from dekal.cli.app import app
 from dekal.cli.common import MAX_SECONDS
+from dekal.cli.conformance import FILTER_CHARS
 from dekal.conformance.adapter import MAX_PERFT_DEPTH
 from dekal.conformance.serve import MAX_LINE_CHARS
 from dekal.conformance.vectors import MAX_CASE_FILE_CHARS
@@ -435,6 +436,7 @@ def test_the_guide_json_error_example_is_what_the_command_prints() -> None:
         f"0–{COUNT_MAX:,}",
         f"at most {MAX_SECONDS:,} seconds",
         f"first {QUOTE_LIMIT} characters",
+        f"`conformance run --filter` | {FILTER_CHARS:,} characters",
     ],
 )
 def test_the_guide_states_each_limit_as_the_code_has_it(bound: str) -> None:
