@@ -113,7 +113,7 @@ def reply_line(reply: Message) -> str:
     (`"\\ud800"` is valid JSON) cannot be written as UTF-8: then every non-ASCII character
     is escaped instead."""
     text = json_line(reply)
-    if not _is_utf8(text):
+    if not text.isascii() and not _is_utf8(text):
         text = json.dumps(reply, separators=(",", ":"))
     return text + "\n"
 

@@ -41,7 +41,7 @@ def json_line(value: Any) -> str:
     """`value` as one line of compact JSON (no newline at the end), non-ASCII text kept but
     Unicode line separators escaped. Raises ValueError for NaN and Infinity."""
     text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return text.translate(_LINE_BREAKS)
+    return text if text.isascii() else text.translate(_LINE_BREAKS)
 
 
 def nesting_depth(text: str) -> int:
@@ -73,6 +73,11 @@ def _finite_float(literal: str) -> float:
     return value
 
 
+_DECODER = json.JSONDecoder(
+    parse_constant=_refuse_constant, parse_int=_bounded_int, parse_float=_finite_float
+)
+
+
 def read_json(text: str, where: str, *, max_chars: int = MAX_JSON_CHARS) -> Any:
     """The JSON value of `text`, or NotationError(where) saying why it cannot be read.
 
@@ -92,12 +97,7 @@ def read_json(text: str, where: str, *, max_chars: int = MAX_JSON_CHARS) -> Any:
                 where, f"lists and objects nest {depth} deep; at most {MAX_JSON_DEPTH} are read"
             )
     try:
-        return json.loads(
-            text,
-            parse_constant=_refuse_constant,
-            parse_int=_bounded_int,
-            parse_float=_finite_float,
-        )
+        return _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise NotationError(
             where, f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
