@@ -268,7 +268,7 @@ def output_file(value: object) -> Path:
         if not parent.is_dir():
             raise typer.BadParameter(f"{shown(str(value))}: the directory {parent} does not exist")
         writable = os.access(path, os.W_OK) if path.exists() else os.access(parent, os.W_OK)
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
         raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
     if not writable:
         raise typer.BadParameter(f"{shown(str(value))} cannot be written (permission denied)")
@@ -286,7 +286,7 @@ def output_directory(value: object) -> Path:
         if not target.is_dir():
             raise typer.BadParameter(f"{shown(str(value))}: the directory {target} does not exist")
         writable = os.access(target, os.W_OK)
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
         raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
     if not writable:
         raise typer.BadParameter(f"{shown(str(value))} cannot be written (permission denied)")
@@ -299,7 +299,7 @@ def input_path(value: object) -> Path:
     try:
         readable = path.exists() and os.access(path, os.R_OK)
         exists = path.exists()
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
         raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
     if not exists:
         raise typer.BadParameter(f"{shown(str(value))} does not exist")

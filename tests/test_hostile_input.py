@@ -497,3 +497,17 @@ def test_an_unknown_command_or_option_is_one_line_or_one_json_object(args: list[
     result = dekal(*args, "--json")
     assert_handled(result, json_mode=True)
     assert result.exit_code == 2 and json.loads(result.stdout)["error"]["kind"] == "usage"
+
+
+def test_an_output_path_through_a_symlink_loop_is_refused_naming_the_option(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    for args in (
+        ["run", "--junit", str(tmp_path / "a" / "r.xml")],
+        ["fuzz", "--save", str(tmp_path / "a" / "d")],
+    ):
+        result = dekal("conformance", *args, "--engine", "true", "--json")
+        assert_handled(result, json_mode=True)
+        assert result.exit_code == 2 and json.loads(result.stdout)["error"]["field"] == args[1]
