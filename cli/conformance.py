@@ -55,7 +55,7 @@ from dekal.conformance.vectors import (
 )
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import MAX_JSON_CHARS, read_json
-from dekal_ref.reading import SEED_MAX, shortened
+from dekal_ref.reading import SEED_MAX, shortened, shown
 
 conformance_app = typer.Typer(
     name="conformance",
@@ -273,8 +273,7 @@ def run(
         cases = [case for case in cases if matches(case, tokens)]
         if not cases:
             fail(
-                f"{shortened(filter_)!r} matches no case: give case IDs, ID prefixes, rules or"
-                " kinds",
+                f"{shown(filter_)} matches no case: give case IDs, ID prefixes, rules or kinds",
                 field="--filter",
             )
     known = read_expect(expect) if expect else {}

@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from dekal.cli.common import EXIT_VERDICT, DekalCommand, err, fail, out, parse_seconds, print_json
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Obligation, Verdict
+from dekal_ref.reading import shown
 
 PROVE_HELP = """Prove that the optimized engine means what the spec says, for every input.
 
@@ -59,7 +60,7 @@ def prove(
     chosen = [o for o in OBLIGATIONS if keep(o)]
     if not chosen:
         names = ", ".join(o.name for o in OBLIGATIONS)
-        fail(f"{only!r} matches no obligation; they are: {names}", field="--only")
+        fail(f"{shown(str(only))} matches no obligation; they are: {names}", field="--only")
     if list_only:
         if json_output:
             print_json(

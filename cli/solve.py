@@ -33,6 +33,7 @@ from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import Outcome, WitnessError
 from dekal_ref.notation import Grid, cell_name, format_grid, parse_grid, value_symbol
+from dekal_ref.reading import shown
 from dekal_ref.scoring import score_grid
 
 METHODS: dict[str, ModuleType] = {"z3": z3_solve, "search": search}
@@ -270,7 +271,7 @@ def solve(
     ] = False,
 ) -> None:
     if method not in METHODS:
-        fail(f"{method!r}: choose z3 or search", field="--method")
+        fail(f"{shown(method)}: choose z3 or search", field="--method")
     with user_errors():
         puzzle = build_puzzle(grid_text, incoming, solo, face_down, turns, variant)
         target: Grid | None = parse_grid(reach, allow_hole=False) if reach is not None else None

@@ -14,7 +14,7 @@ from typing import Any
 from dekal_ref.actions import NewRound, parse_action
 from dekal_ref.deal import Deal
 from dekal_ref.errors import NotationError
-from dekal_ref.notation import format_grid, parse_grid, parse_value
+from dekal_ref.notation import FIRST_RULES, VARIANTS, format_grid, parse_grid, parse_value
 from dekal_ref.reading import SEAT_MAX, SEED_MAX, check_number, describe_json, shown
 from dekal_ref.record.model import (
     FORMAT,
@@ -98,6 +98,13 @@ def _json_int(
     return check_number(value, f"{where}.{key}", most=most)
 
 
+def _one_of(obj: Any, key: str, choices: tuple[str, ...], default: str) -> str:
+    value = _json_field(obj, key, (str,), "rules", True) or default
+    if value not in choices:
+        raise NotationError(f"rules.{key}", f"{shown(value)}: write {' or '.join(choices)}")
+    return str(value)
+
+
 def _json_list(obj: Any, key: str, where: str, optional: bool = False) -> list[Any] | None:
     value: list[Any] | None = _json_field(obj, key, (list,), where, optional)
     return value
@@ -174,8 +181,8 @@ def record_from_json(obj: Any) -> GameRecord:
     threshold = _json_int(rules_obj, "threshold", "rules", optional=True)
     rules = Rules(
         players=players,
-        push=_json_field(rules_obj, "push", (str,), "rules", True) or "slide",
-        first=_json_field(rules_obj, "first", (str,), "rules", True) or "lowest",
+        push=_one_of(rules_obj, "push", VARIANTS, "slide"),
+        first=_one_of(rules_obj, "first", FIRST_RULES, "lowest"),
         threshold=threshold,
     )
     rounds = tuple(
