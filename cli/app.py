@@ -44,8 +44,6 @@ import typer  # noqa: E402
 import typer.main  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
-from dekal.cli.help_format import DekalCommand  # noqa: E402
-
 if TYPE_CHECKING:  # typer vendors Click there; only the type checker looks
     from typer._click import Command, Context, HelpFormatter
 
@@ -75,7 +73,10 @@ COMMANDS = {
 
 
 def _use_dekal_help(app: typer.Typer) -> None:
-    """Every command of `app` and of its sub-apps gets DekalCommand's plain help."""
+    """Every command of `app` and of its sub-apps is a DekalCommand: man-page help and the one
+    error convention (dekal.cli.common), whether or not its module said so."""
+    from dekal.cli.common import DekalCommand
+
     for command in app.registered_commands:
         if command.cls in (None, TyperCommand):  # typer fills in its own class when none is given
             command.cls = DekalCommand
@@ -130,6 +131,18 @@ class DekalGroup(TyperGroup):
 
     def list_commands(self, ctx: Context) -> list[str]:
         return list(self.commands)
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        from typer._click.exceptions import UsageError
+
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as error:  # an unknown command: one line, or JSON under --json
+            from dekal.cli.common import unknown_command
+
+            unknown_command(ctx, args, error)
 
     def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         with formatter.section("Commands"):

@@ -2,7 +2,20 @@
 
 The pictures themselves are drawn by dekal.cli.pictures.
 
-Exit codes (docs/cli.md):
+Errors (issue 13): one line on standard error, `error: …`, naming the rule or the field; with
+`--json`, one JSON object on standard output instead,
+
+    {"error": {"kind": "notation", "field": "grid", "message": "…"}}
+
+where `kind` is `illegal` (with `rule`), `notation` (with `field`), `usage` (a bad option or
+argument, with `field` naming it), `input` (an unreadable file, an unplayable puzzle; with
+`field` when one is named), `verdict` or `engine`; then the exit code. A key that does not
+apply is left out (never null). A command that already printed its JSON report (a `--check`
+that failed) says the verdict on standard error, so standard output stays one object. Every
+command gets this by being registered with `cls=DekalCommand`; `fail` is the one way to
+report an error.
+
+Exit codes (docs/guide.md):
     0  success
     1  the command ran and its verdict is negative (a conformance failure, a proof
        counterexample, two solver methods that disagree)
@@ -16,19 +29,28 @@ Exit codes (docs/cli.md):
 
 from __future__ import annotations
 
-import json
+import os
+import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer._click.core import Command, Context  # typer's vendored click
+from typer._click.exceptions import UsageError
+from typer.core import TyperGroup
 
+from dekal.cli.help_format import ManPageCommand
 from dekal.cli.pictures import grid_picture as grid_picture  # re-exported: the commands' pictures
 from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
+from dekal_ref.json_reading import json_line
+from dekal_ref.reading import read_number, shown
 
 EXIT_OK = 0
 EXIT_VERDICT = 1
@@ -36,6 +58,8 @@ EXIT_BAD_INPUT = 2
 EXIT_ENGINE = 3
 EXIT_UNPROVED = 4
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+
+_KIND_OF_CODE = {EXIT_VERDICT: "verdict", EXIT_BAD_INPUT: "usage", EXIT_ENGINE: "engine"}
 
 
 class _Output(Console):
@@ -50,10 +74,59 @@ class _Output(Console):
 out = _Output(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
+_JSON_ERRORS: ContextVar[bool] = ContextVar("dekal_json_errors", default=False)
+"""True while a command that was given --json runs: its errors are then JSON on stdout."""
+_JSON_PRINTED: ContextVar[bool] = ContextVar("dekal_json_printed", default=False)
+"""True once the running command has printed a JSON object on stdout."""
 
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    """One line on standard error, no traceback, and a meaningful exit code."""
-    err.print(Text(f"error: {message}", style="bold red"))
+
+def print_json(payload: Any) -> None:
+    """One JSON object on one line, for machines."""
+    sys.stdout.write(json_line(payload) + "\n")
+    sys.stdout.flush()
+    _JSON_PRINTED.set(True)
+
+
+def error_object(
+    message: str,
+    kind: str,
+    *,
+    rule: str | None = None,
+    field: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """`{"error": {"kind", "rule" or "field", "message", …details}}`; absent keys are left out,
+    so no null (and no Python None) ever reaches the reader."""
+    body: dict[str, Any] = {"kind": kind}
+    if rule is not None:
+        body["rule"] = rule
+    if field is not None:
+        body["field"] = field
+    body["message"] = message
+    body |= {key: value for key, value in (details or {}).items() if value is not None}
+    return {"error": body}
+
+
+def fail(
+    message: str,
+    code: int = EXIT_BAD_INPUT,
+    *,
+    kind: str | None = None,
+    rule: str | None = None,
+    field: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> NoReturn:
+    """Report an error and exit with `code`: one line on standard error, no traceback; under
+    --json one JSON object on standard output (see the module docstring).
+
+    `field` (an option like `--timeout`, or a notation field) is named in the text line too."""
+    kind = kind or _KIND_OF_CODE.get(code, "usage")
+    if _JSON_ERRORS.get() and not _JSON_PRINTED.get():
+        print_json(error_object(message, kind, rule=rule, field=field, details=details))
+    else:
+        named = field is None or kind not in ("usage", "input") or field in message
+        where = "" if named else f"{field}: "
+        err.print(Text(f"error: {where}{message}", style="bold red"))
     raise typer.Exit(code)
 
 
@@ -66,19 +139,237 @@ def describe(error: DekalError) -> str:
     return str(error)
 
 
+def fail_with(
+    error: DekalError, prefix: str = "", details: dict[str, Any] | None = None
+) -> NoReturn:
+    """`fail` for a Dékal error: kind `illegal` naming the rule, `notation` naming the field,
+    or `input` (naming the field if the error has one)."""
+    if isinstance(error, IllegalAction):
+        fail(prefix + describe(error), kind="illegal", rule=error.rule, details=details)
+    if isinstance(error, NotationError):
+        fail(prefix + describe(error), kind="notation", field=error.field, details=details)
+    field = getattr(error, "field", None)  # other Dékal errors (a puzzle's) may name one
+    fail(prefix + describe(error), kind="input", field=field, details=details)
+
+
 @contextmanager
 def user_errors(prefix: str = "") -> Iterator[None]:
     """Turn a Dékal error raised inside the block into a one-line error and exit code 2."""
     try:
         yield
     except DekalError as error:
-        fail(prefix + describe(error))
+        fail_with(error, prefix)
 
 
-def print_json(payload: Any) -> None:
-    """One JSON object on one line, for machines."""
-    sys.stdout.write(json.dumps(payload, separators=(",", ":"), ensure_ascii=False) + "\n")
-    sys.stdout.flush()
+class DekalCommand(ManPageCommand):
+    """A `dekal` command: its errors follow the one convention of this module.
+
+    Usage errors (a missing argument, an option value its parser refuses) are one line, or
+    one JSON object when `--json` is among the arguments; while the command runs, `fail`
+    writes JSON when the command was given `--json`."""
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        json_wanted = "--json" in args
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as error:
+            token, printed = _JSON_ERRORS.set(json_wanted), _JSON_PRINTED.set(False)
+            try:
+                fail(
+                    f"{error.format_message()} (see {ctx.command_path} --help)",
+                    EXIT_BAD_INPUT,
+                    kind="usage",
+                    field=_usage_field(error),
+                )
+            finally:
+                _JSON_ERRORS.reset(token)
+                _JSON_PRINTED.reset(printed)
+
+    def invoke(self, ctx: Context) -> Any:
+        token = _JSON_ERRORS.set(bool(ctx.params.get("json_output")))
+        printed = _JSON_PRINTED.set(False)
+        try:
+            return super().invoke(ctx)
+        finally:
+            _JSON_ERRORS.reset(token)
+            _JSON_PRINTED.reset(printed)
+
+
+class DekalGroup(TyperGroup):
+    """The `dekal` command's groups: an unknown command is one line (or one JSON object when
+    `--json` is among the arguments), like any other usage error."""
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as error:
+            unknown_command(ctx, args, error)
+
+
+def unknown_command(ctx: Context, args: list[str], error: UsageError) -> NoReturn:
+    """Report a group's usage error (an unknown command) by the one convention, and exit."""
+    token, printed = _JSON_ERRORS.set("--json" in args), _JSON_PRINTED.set(False)
+    try:
+        fail(f"{error.format_message()} (see {ctx.command_path} --help)", kind="usage")
+    finally:
+        _JSON_ERRORS.reset(token)
+        _JSON_PRINTED.reset(printed)
+
+
+def _usage_field(error: UsageError) -> str | None:
+    """The option or argument a usage error is about (`--timeout`, `GRID`), if it says."""
+    param = getattr(error, "param", None)
+    if param is not None:
+        opts = [opt for opt in getattr(param, "opts", []) if opt.startswith("--")]
+        return opts[0] if opts else str(getattr(param, "metavar", None) or param.name).upper()
+    option = getattr(error, "option_name", None)
+    return str(option) if option else None
+
+
+# --- Option values, checked once before any work starts -----------------------------------
+
+MAX_SECONDS = 7 * 24 * 3600
+"""The longest time limit an option accepts (a week): beyond it, a limit means nothing."""
+
+_SECONDS = re.compile(r"[0-9]{1,7}(?:\.[0-9]{0,6})?|\.[0-9]{1,6}")
+
+
+def parse_seconds(value: object) -> float:
+    """--timeout: a finite number of seconds, 0 < s ≤ a week, in ASCII digits (10, 2.5).
+
+    `inf`, `nan`, `1e308`, `0` and negative numbers are refused: each would make every
+    deadline meaningless (never, or at once)."""
+    is_default = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if is_default or isinstance(value, str) and _SECONDS.fullmatch(value):
+        seconds = float(str(value))
+    else:
+        raise typer.BadParameter(
+            f"{shown(str(value))} is not a number of seconds: write digits, like 10 or 2.5"
+        )
+    if not 0 < seconds <= MAX_SECONDS:
+        raise typer.BadParameter(
+            f"{seconds:g} s is out of range: more than 0 and at most {MAX_SECONDS} (a week)"
+        )
+    return seconds
+
+
+def whole_number(least: int, most: int, why: str = "") -> Callable[[object], int]:
+    """A parser for an integer option: ASCII digits, least ≤ n ≤ most (dekal_ref.reading)."""
+
+    def parse(value: object) -> int:
+        try:  # the declared default (an int) is read like typed text
+            return read_number(str(value), "option", most=most, least=least)
+        except NotationError as error:
+            raise typer.BadParameter(error.message + (f" ({why})" if why else "")) from None
+
+    return parse
+
+
+def text_of_at_most(most: int) -> Callable[[object], str]:
+    """A parser for a text option whose length bounds the work it makes (like --filter)."""
+
+    def parse(value: object) -> str:
+        text = str(value)
+        if len(text) > most:
+            raise typer.BadParameter(f"{len(text)} characters: at most {most}")
+        return text
+
+    return parse
+
+
+def output_file(value: object) -> Path:
+    """A file to write (--junit): not a directory, in a directory that exists and is writable.
+
+    An existing file is overwritten (each run writes its whole report)."""
+    path = Path(str(value))
+    try:
+        parent = path.resolve().parent
+        if path.is_dir():
+            raise typer.BadParameter(f"{shown(str(value))} is a directory: name a file")
+        if not parent.is_dir():
+            raise typer.BadParameter(f"{shown(str(value))}: the directory {parent} does not exist")
+        writable = os.access(path, os.W_OK) if path.exists() else os.access(parent, os.W_OK)
+    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
+        raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
+    if not writable:
+        raise typer.BadParameter(f"{shown(str(value))} cannot be written (permission denied)")
+    return path
+
+
+def output_file_or_stdout(value: object) -> str:
+    """A file to write, or `-` for standard output (fuzz --record)."""
+    return "-" if str(value) == "-" else str(output_file(value))
+
+
+def seconds_or_zero(value: object) -> float:
+    """A time budget where 0 means none (fuzz --shrink-seconds); else as parse_seconds."""
+    if str(value) in ("0", "0.0"):
+        return 0.0
+    return parse_seconds(value)
+
+
+def output_directory(value: object) -> Path:
+    """A directory to write into (--save): an existing writable directory, or a new one whose
+    parent exists. A file of the same name inside it is overwritten (same name, same case)."""
+    path = Path(str(value))
+    try:
+        if path.exists() and not path.is_dir():
+            raise typer.BadParameter(f"{shown(str(value))} is a file: name a directory")
+        target = path if path.exists() else path.resolve().parent
+        if not target.is_dir():
+            raise typer.BadParameter(f"{shown(str(value))}: the directory {target} does not exist")
+        writable = os.access(target, os.W_OK)
+    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
+        raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
+    if not writable:
+        raise typer.BadParameter(f"{shown(str(value))} cannot be written (permission denied)")
+    return path
+
+
+def input_path(value: object) -> Path:
+    """A file or directory to read (--expect, --cases): it exists and can be read."""
+    path = Path(str(value))
+    try:
+        readable = path.exists() and os.access(path, os.R_OK)
+        exists = path.exists()
+    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
+        raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
+    if not exists:
+        raise typer.BadParameter(f"{shown(str(value))} does not exist")
+    if not readable:
+        raise typer.BadParameter(f"{shown(str(value))} cannot be read (permission denied)")
+    return path
+
+
+def command_line(value: object) -> str:
+    """--engine CMD, --python MODULE:FACTORY: not empty, not only spaces (an empty value
+    would otherwise read as "not given" and quietly judge the bundled engines instead)."""
+    text = str(value)
+    if not text.strip():
+        raise typer.BadParameter("empty: name the engine to judge (see the examples in --help)")
+    return text
+
+
+def _reason(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or str(error)
+
+
+def read_text_file(path: Path, option: str, limit: int) -> str:
+    """A UTF-8 text file of at most `limit` characters, or `fail` naming the option and file."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            text = handle.read(limit + 1)
+    except UnicodeDecodeError as error:
+        fail(
+            f"{shown(str(path))} is not UTF-8 text (byte {error.start})", kind="input", field=option
+        )
+    except (OSError, ValueError) as error:
+        fail(f"{shown(str(path))}: {_reason(error)}", kind="input", field=option)
+    if len(text) > limit:
+        fail(f"{shown(str(path))} is longer than {limit} characters", kind="input", field=option)
+    return text
 
 
 ENGINE_HELP = (
@@ -90,5 +381,5 @@ ENGINE_HELP = (
 def engine_by_name(name: str) -> GameAPI:
     """The engine named by --engine, or a one-line error (exit 2) naming the choices."""
     if name not in ENGINE_NAMES:
-        fail(f"--engine {name!r}: choose one of {', '.join(ENGINE_NAMES)}")
+        fail(f"{shown(name)}: choose one of {', '.join(ENGINE_NAMES)}", field="--engine")
     return get_engine(name)

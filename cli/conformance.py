@@ -16,7 +16,27 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dekal.cli.common import EXIT_ENGINE, EXIT_OK, EXIT_VERDICT, err, fail, out, print_json
+from dekal.cli.common import (
+    EXIT_ENGINE,
+    EXIT_OK,
+    EXIT_VERDICT,
+    DekalCommand,
+    DekalGroup,
+    command_line,
+    err,
+    fail,
+    input_path,
+    out,
+    output_directory,
+    output_file,
+    output_file_or_stdout,
+    parse_seconds,
+    print_json,
+    read_text_file,
+    seconds_or_zero,
+    text_of_at_most,
+    whole_number,
+)
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
@@ -31,7 +51,16 @@ from dekal.conformance.fuzz import DEFAULT_SHRINK_SECONDS
 from dekal.conformance.report import junit_xml, report_json, run_text
 from dekal.conformance.runner import Run, run_suite
 from dekal.conformance.smoke import smoke_cases
-from dekal.conformance.vectors import SuiteError, load_cases, matches
+from dekal.conformance.vectors import (
+    MAX_CASE_FILE_CHARS,
+    SuiteError,
+    case_lines,
+    load_cases,
+    matches,
+)
+from dekal_ref.errors import NotationError
+from dekal_ref.json_reading import MAX_JSON_CHARS, read_json
+from dekal_ref.reading import SEED_MAX, shortened, shown
 
 if TYPE_CHECKING:
     from dekal.conformance.fuzz import FuzzReport
@@ -45,6 +74,7 @@ conformance_app = typer.Typer(
     ),
     no_args_is_help=True,
     rich_markup_mode=None,
+    cls=DekalGroup,
 )
 
 RUN_HELP = f"""Run the conformance suite ({SUITE_VERSION}) against an engine, step by step.
@@ -85,17 +115,14 @@ engine could not be started or did not complete the handshake.
 
 def read_expect(path: Path) -> dict[str, str]:
     """A known-failures file: a JSON object ID -> reason, or lines `ID reason` (# comments)."""
-    try:
-        text = path.read_text("utf-8")
-    except OSError as error:
-        fail(f"--expect {path}: {error.strerror}")
+    text = read_text_file(path, "--expect", MAX_JSON_CHARS)
     if text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            fail(f"--expect {path}: not valid JSON ({error.msg}, line {error.lineno})")
+            data = read_json(text, str(path))
+        except NotationError as error:
+            fail(f"{error.field}: {error.message}", kind="input", field="--expect")
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            fail(f"--expect {path}: write a JSON object mapping case IDs to reasons")
+            fail(f"{path}: write a JSON object mapping case IDs to reasons", field="--expect")
         return {str(k): v for k, v in data.items()}
     known: dict[str, str] = {}
     for line in text.splitlines():
@@ -116,23 +143,22 @@ def read_cases(path: Path) -> list[dict[str, object]]:
     validator = jsonschema.Draft202012Validator(schema())
     cases = []
     for file in files:
+        text = read_text_file(file, "--cases", MAX_CASE_FILE_CHARS)
         try:
-            lines = file.read_text("utf-8").splitlines()
-        except OSError as error:
-            fail(f"--cases {file}: {error.strerror}")
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                case = json.loads(line)
-            except json.JSONDecodeError as error:
-                fail(f"--cases {file}:{number}: not JSON ({error.msg})")
+            numbered = list(case_lines(text, str(file)))
+        except NotationError as error:
+            fail(f"{error.field}: {error.message}", kind="input", field="--cases")
+        for number, case in numbered:
             problem = next(iter(validator.iter_errors(case)), None)
             if problem is not None:
-                fail(f"--cases {file}:{number}: not a conformance case: {problem.message[:200]}")
+                fail(
+                    f"{file}:{number}: not a conformance case: {shortened(problem.message, 200)}",
+                    kind="input",
+                    field="--cases",
+                )
             cases.append(case)
     if not cases:
-        fail(f"--cases {path}: no case found")
+        fail(f"{path}: no case found", kind="input", field="--cases")
     return cases
 
 
@@ -159,13 +185,15 @@ def advancer(progress: Progress) -> Callable[[object], None]:
 def engines_to_run(engine: str | None, python: str | None, timeout: float) -> list[Engine]:
     """The engines a command drives: a subprocess, a Python factory, or our two engines."""
     if engine and python:
-        fail("give --engine CMD or --python MODULE:FACTORY, not both")
+        fail("give --engine CMD or --python MODULE:FACTORY, not both", field="--engine")
     factory = None
     if python:
         try:
             factory = load_factory(python)
         except (ImportError, ValueError) as error:
-            fail(f"--python {python}: {error}", EXIT_ENGINE)
+            fail(f"--python {shortened(python)}: {error}", EXIT_ENGINE)
+        except (Exception, SystemExit) as error:  # importing runs the user's code: anything
+            fail(f"--python {shortened(python)}: {type(error).__name__}: {error}", EXIT_ENGINE)
     try:
         if engine:
             return [SubprocessEngine(engine, timeout)]
@@ -176,10 +204,16 @@ def engines_to_run(engine: str | None, python: str | None, timeout: float) -> li
         fail(f"engine unusable: {error}", EXIT_ENGINE)
 
 
+FILTER_CHARS = 10_000
+"""The longest --filter: each token is tried on every case, so its length bounds the work."""
+
 EngineCommand = Annotated[
     str | None,
     typer.Option(
-        "--engine", metavar="COMMAND", help="Command line of an engine speaking the protocol."
+        "--engine",
+        metavar="COMMAND",
+        help="Command line of an engine speaking the protocol.",
+        parser=command_line,
     ),
 ]
 PythonFactory = Annotated[
@@ -188,6 +222,23 @@ PythonFactory = Annotated[
         "--python",
         metavar="MODULE:FACTORY",
         help="MODULE:FACTORY of a Python engine, judged in-process.",
+        parser=command_line,
+    ),
+]
+Seconds = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        metavar="SECONDS",
+        help="Seconds allowed per case (run) or per request (fuzz), 0 < s ≤ 604800.",
+        parser=parse_seconds,
+    ),
+]
+JsonFlag = Annotated[
+    bool,
+    typer.Option(
+        "--json",
+        help='Print one JSON report; an error is {"error": {"kind", "field", "message"}}.',
     ),
 ]
 
@@ -201,38 +252,46 @@ def run(
             "--filter",
             metavar="IDS",
             help="Case IDs, ID prefixes, rule IDs or kinds, comma separated.",
+            parser=text_of_at_most(FILTER_CHARS),
         ),
     ] = None,
     expect: Annotated[
         Path | None,
         typer.Option(
-            "--expect", metavar="FILE", help="Known failures: lines 'ID reason' or a JSON object."
+            "--expect",
+            metavar="FILE",
+            help="Known failures: lines 'ID reason' or a JSON object.",
+            parser=input_path,
         ),
     ] = None,
     junit: Annotated[
         Path | None,
-        typer.Option("--junit", metavar="FILE", help="Write a JUnit XML report to this file."),
-    ] = None,
-    json_output: Annotated[
-        bool,
         typer.Option(
-            "--json", help="Print one JSON report (suite and protocol versions, every case)."
+            "--junit",
+            help="Write a JUnit XML report to this file (an existing file is overwritten).",
+            parser=output_file,
         ),
-    ] = False,
-    timeout: Annotated[
-        float,
-        typer.Option(metavar="SECONDS", help="Seconds allowed per case before it is an error."),
-    ] = DEFAULT_TIMEOUT,
+    ] = None,
+    json_output: JsonFlag = False,
+    timeout: Seconds = DEFAULT_TIMEOUT,
     strict: Annotated[
         bool, typer.Option("--strict", help="Count should-level failures in the exit code.")
     ] = False,
-    show: Annotated[int, typer.Option(metavar="N", help="How many failures to draw in full.")] = 20,
+    show: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="How many failures to draw in full.",
+            parser=whole_number(0, 1_000_000),
+        ),
+    ] = 20,
     cases_path: Annotated[
         Path | None,
         typer.Option(
             "--cases",
             metavar="PATH",
             help="Run the cases of this .jsonl file or directory (fuzz --save) instead.",
+            parser=input_path,
         ),
     ] = None,
     fail_fast: Annotated[
@@ -256,12 +315,14 @@ def run(
         cases = [case for case in cases if matches(case, tokens)]
         if not cases:
             fail(
-                f"--filter {filter_!r} matches no case: give case IDs, ID prefixes, rules or kinds"
+                f"{shown(filter_)} matches no case: give case IDs, ID prefixes, rules or kinds",
+                field="--filter",
             )
     known = read_expect(expect) if expect else {}
     unknown = sorted(set(known) - {case["id"] for case in cases})
     if unknown:
-        fail(f"--expect lists IDs that are not in suite {SUITE_VERSION}: {', '.join(unknown[:5])}")
+        listed = ", ".join(shortened(case_id) for case_id in unknown[:5])
+        fail(f"lists IDs that are not in suite {SUITE_VERSION}: {listed}", field="--expect")
     runs: list[Run] = []
     for driven in engines_to_run(engine, python, timeout):
         if runs and fail_fast and runs[-1].unexpected:
@@ -277,7 +338,10 @@ def run(
         finally:
             driven.close()
     if junit:
-        junit.write_text(junit_xml(runs), "utf-8")
+        try:
+            junit.write_text(junit_xml(runs), "utf-8")
+        except OSError as error:  # checked before the run; the disk can still refuse
+            fail(f"{junit}: {error.strerror}", kind="input", field="--junit")
     if json_output:
         print_json(report_json(runs))
     else:
@@ -340,15 +404,21 @@ def fuzz(
     engine: EngineCommand = None,
     python: PythonFactory = None,
     games: Annotated[
-        int, typer.Option("--games", min=1, metavar="N", help="How many random games to play.")
+        int,
+        typer.Option(
+            "--games",
+            metavar="N",
+            help="How many random games to play (1-1000000).",
+            parser=whole_number(1, 1_000_000),
+        ),
     ] = 100,
     seed: Annotated[
         int,
         typer.Option(
             "--seed",
-            min=0,
             metavar="N",
-            help="Seed of the first game; the same seed plays the same games.",
+            help="Seed of the first game, 0 ≤ seed < 2^64; the same seed plays the same games.",
+            parser=whole_number(0, SEED_MAX),
         ),
     ] = 0,
     expect: Annotated[
@@ -367,27 +437,41 @@ def fuzz(
         typer.Option(
             "--save",
             metavar="DIR",
-            help="Write each unexpected deviation's smallest game as a case file here.",
+            help="Write each unexpected deviation's smallest game as a case file in this"
+            " directory (created if missing; the file of the same case is overwritten).",
+            parser=output_directory,
         ),
     ] = None,
     record: Annotated[
         str | None,
         typer.Option(
             "--record",
+            metavar="FILE",
             help="Write the first deviation's smallest game as a .dkr record ('-': stdout).",
+            parser=output_file_or_stdout,
         ),
     ] = None,
     shrink_seconds: Annotated[
-        float, typer.Option("--shrink-seconds", min=0, help="Time budget of each shrink.")
+        float,
+        typer.Option(
+            "--shrink-seconds",
+            metavar="SECONDS",
+            help="Time budget of each shrink (0: no shrinking).",
+            parser=seconds_or_zero,
+        ),
     ] = DEFAULT_SHRINK_SECONDS,
     db: Annotated[
-        Path | None, typer.Option("--db", help="Example database directory (see above).")
+        Path | None,
+        typer.Option(
+            "--db",
+            metavar="DIR",
+            help="Example database directory (see above).",
+            parser=output_directory,
+        ),
     ] = None,
     no_db: Annotated[bool, typer.Option("--no-db", help="Keep no example database.")] = False,
-    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON summary.")] = False,
-    timeout: Annotated[
-        float, typer.Option(metavar="SECONDS", help="Seconds allowed per request.")
-    ] = DEFAULT_TIMEOUT,
+    json_output: JsonFlag = False,
+    timeout: Seconds = DEFAULT_TIMEOUT,
 ) -> None:
     from dekal.conformance.fuzz import fuzz as run_fuzz
     from dekal.conformance.fuzz_records import game_record, saved_case
@@ -417,13 +501,16 @@ def fuzz(
                 status=lambda text: progress.update(task, description=text),
             )
         if save is not None and report.unexpected:
-            save.mkdir(parents=True, exist_ok=True)
             for finding in report.unexpected:
                 case = saved_case(finding.shrunk)
                 case_file = save / f"{case['id']}.jsonl"
-                case_file.write_text(
-                    json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
-                )
+                try:  # checked before the games; the disk can still refuse
+                    save.mkdir(parents=True, exist_ok=True)
+                    case_file.write_text(
+                        json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
+                    )
+                except OSError as error:
+                    fail(f"{case_file}: {error.strerror}", kind="input", field="--save")
                 saved.append(str(case_file))
     except EngineUnusable as error:
         fail(f"engine unusable: {error}", EXIT_ENGINE)
@@ -435,7 +522,10 @@ def fuzz(
         if record == "-":
             sys.stdout.write(text)
         else:
-            Path(record).write_text(text, "utf-8")
+            try:  # checked before the games; the disk can still refuse
+                Path(record).write_text(text, "utf-8")
+            except OSError as error:
+                fail(f"{record}: {error.strerror}", kind="input", field="--record")
     # with `--record -` the record alone is on standard output: the report goes to stderr
     console = err if record == "-" else out
     if json_output:
@@ -488,6 +578,6 @@ def fuzz_text(report: FuzzReport, label: str) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    conformance_app.command("run", help=RUN_HELP)(run)
-    conformance_app.command("fuzz", help=FUZZ_HELP)(fuzz)
+    conformance_app.command("run", help=RUN_HELP, cls=DekalCommand)(run)
+    conformance_app.command("fuzz", help=FUZZ_HELP, cls=DekalCommand)(fuzz)
     app.add_typer(conformance_app, name="conformance")

@@ -11,16 +11,18 @@ from rich.text import Text
 from dekal.cli.common import (
     ENGINE_HELP,
     EXIT_BAD_INPUT,
+    DekalCommand,
     describe,
     engine_by_name,
     err,
+    fail,
     grid_picture,
     out,
     print_json,
     user_errors,
 )
 from dekal.engines import DEFAULT_ENGINE
-from dekal_ref.errors import DekalError
+from dekal_ref.errors import DekalError, IllegalAction
 from dekal_ref.notation import (
     HOLE,
     cell_name,
@@ -30,6 +32,7 @@ from dekal_ref.notation import (
     parse_value,
     parse_variant,
 )
+from dekal_ref.reading import QUOTE_LIMIT, shortened
 from dekal_ref.words import plural
 
 SCORE_HELP = """Score grids as at the end of a round (rules S1, S2).
@@ -60,7 +63,10 @@ def _grid_texts(grids: list[str]) -> list[str]:
     texts: list[str] = []
     for item in grids:
         if item == "-":
-            texts.extend(line.strip() for line in sys.stdin if line.strip())
+            try:
+                texts.extend(line.strip() for line in sys.stdin if line.strip())
+            except UnicodeDecodeError as error:
+                fail(f"standard input is not UTF-8 text (byte {error.start})", field="GRIDS")
         else:
             texts.append(item)
     return texts
@@ -83,10 +89,11 @@ def score(
             result = api.score_grid(grid)
         except DekalError as error:
             bad += 1
+            # The grid is echoed cut short: the message already quotes what is wrong in it.
             if json_output:
-                print_json({"grid": text, "error": describe(error)})
+                print_json({"grid": text[:QUOTE_LIMIT], "error": describe(error)})
             else:
-                err.print(Text(f"error: {text}: {describe(error)}", style="red"))
+                err.print(Text(f"error: {shortened(text)}: {describe(error)}", style="red"))
             continue
         cancelled = sorted(result.cancelled)
         hole = cell_name(grid.index(HOLE)) if HOLE in grid else None
@@ -144,10 +151,9 @@ def push(
         value = parse_value(card)
         rule = parse_variant(variant)
         if 0 not in grid:
-            from dekal_ref.errors import IllegalAction
-
             raise IllegalAction(
-                "T4", f"{grid_text} has no hole: a card is pushed only into a grid with one hole"
+                "T4",
+                f"{format_grid(grid)} has no hole: a card is pushed only into a grid with one hole",
             )
         after = api.push_card(grid, move, value, rule)
     if json_output:
@@ -158,5 +164,5 @@ def push(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("score", help=SCORE_HELP)(score)
-    app.command("push", help=PUSH_HELP)(push)
+    app.command("score", help=SCORE_HELP, cls=DekalCommand)(score)
+    app.command("push", help=PUSH_HELP, cls=DekalCommand)(push)

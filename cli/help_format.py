@@ -1,7 +1,7 @@
 """How every `dekal` command's --help reads: plain usage lines and copyable examples.
 
 Typer (≥ 0.2x) writes a required argument as `{grids}...` in the usage line and every value as
-its Python type (`<str>`, `<list[str]>`, `<int range>`). DekalCommand writes them the way
+its Python type (`<str>`, `<list[str]>`, `<int range>`). ManPageCommand writes them the way
 man pages and Click always have: `dekal score [OPTIONS] GRIDS...`, `--seed SEED`,
 `--variant slide|eject` (a metavar given in the command wins).
 
@@ -40,7 +40,7 @@ def name_the_values(params: Sequence[Parameter]) -> None:
             param.metavar = (param.name or "value").upper()
 
 
-class DekalCommand(TyperCommand):
+class ManPageCommand(TyperCommand):
     """A typer command whose usage line and argument list read like a man page."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -7,9 +7,10 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dekal.cli.common import EXIT_VERDICT, err, fail, out, print_json
+from dekal.cli.common import EXIT_VERDICT, DekalCommand, err, fail, out, parse_seconds, print_json
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Obligation, Verdict
+from dekal_ref.reading import shown
 
 PROVE_HELP = """Prove the optimized engine means what the spec says.
 
@@ -48,7 +49,12 @@ def prove(
         typer.Option(metavar="PREFIX", help="Run the obligations whose name starts with this."),
     ] = None,
     timeout: Annotated[
-        float, typer.Option(metavar="SECONDS", help="Seconds allowed per Z3 check.")
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            help="Seconds allowed per Z3 check (0 < s ≤ 604800).",
+            parser=parse_seconds,
+        ),
     ] = 60.0,
     list_only: Annotated[
         bool, typer.Option("--list", help="List the obligations, run none.")
@@ -61,9 +67,7 @@ def prove(
     chosen = [o for o in OBLIGATIONS if keep(o)]
     if not chosen:
         names = ", ".join(o.name for o in OBLIGATIONS)
-        fail(f"--only {only!r} matches no obligation; they are: {names}")
-    if timeout <= 0:
-        fail("--timeout must be a positive number of seconds")
+        fail(f"{shown(str(only))} matches no obligation; they are: {names}", field="--only")
     if list_only:
         if json_output:
             print_json(
@@ -116,4 +120,4 @@ def prove(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("prove", help=PROVE_HELP)(prove)
+    app.command("prove", help=PROVE_HELP, cls=DekalCommand)(prove)

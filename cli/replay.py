@@ -7,7 +7,6 @@ such steps can be plugged in through REPLAYERS.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -20,22 +19,25 @@ from rich.text import Text
 
 from dekal.cli.common import (
     ENGINE_HELP,
-    EXIT_BAD_INPUT,
-    describe,
+    DekalCommand,
     engine_by_name,
     fail,
+    fail_with,
     grid_picture,
     out,
     print_json,
+    read_text_file,
 )
 from dekal.cli.pictures import side_by_side
 from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.actions import NewRound, PushMove, Reveal, Take
 from dekal_ref.deal import Deal
-from dekal_ref.errors import DekalError, IllegalAction, NotationError
+from dekal_ref.errors import DekalError
+from dekal_ref.json_reading import read_json
 from dekal_ref.notation import cell_name, format_grid, value_symbol
 from dekal_ref.position import format_grid_cells, format_position
 from dekal_ref.ranking import ranking, round_scores
+from dekal_ref.reading import shown
 from dekal_ref.record import (
     GameRecord,
     ReplayError,
@@ -45,6 +47,7 @@ from dekal_ref.record import (
     parse_record,
     record_from_json,
 )
+from dekal_ref.record.text import MAX_RECORD_CHARS
 from dekal_ref.state import GameState, Phase
 from dekal_ref.svg import step_svg
 from dekal_ref.words import plural
@@ -85,31 +88,37 @@ def bundled_examples() -> dict[str, str]:
 
 
 def read_source(source: str) -> str:
-    """The record's text: '-' is standard input, then a file, then a bundled record's name."""
+    """The record's text: '-' is standard input, then a file, then a bundled record's name.
+
+    At most MAX_RECORD_CHARS are read (one more, to tell that a record is too long)."""
     if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
-    if path.is_file():
         try:
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            fail(f"cannot read {source}: {error}")
+            return sys.stdin.read(MAX_RECORD_CHARS + 1)
+        except UnicodeDecodeError as error:
+            fail(
+                f"standard input is not UTF-8 text (byte {error.start})",
+                kind="input",
+                field="RECORD",
+            )
+    try:
+        is_file = Path(source).is_file()
+    except (OSError, ValueError):  # a name no file can have (a NUL byte, too long)
+        is_file = False
+    if is_file:
+        return read_text_file(Path(source), "RECORD", MAX_RECORD_CHARS)
     examples = bundled_examples()
-    name = path.name.removesuffix(".dkr")
-    if name in examples and len(path.parts) == 1:
+    name = Path(source).name.removesuffix(".dkr")
+    if name in examples and len(Path(source).parts) == 1:
         return examples[name]
     known = ", ".join(sorted(examples)) or "none"
-    fail(f"no record file {source!r} (bundled records: {known})")
+    fail(f"no record file {shown(source)} (bundled records: {known})", kind="input", field="RECORD")
 
 
 def load_record(text: str) -> GameRecord:
-    """A record from its text or JSON form (JSON when it starts with '{')."""
+    """A record from its text or JSON form (JSON when it starts with '{'); NotationError if
+    it is longer than MAX_RECORD_CHARS, or malformed."""
     if text.lstrip().startswith("{"):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise NotationError("record", f"not valid JSON: {error}") from None
-        return record_from_json(obj)
+        return record_from_json(read_json(text, "record", max_chars=MAX_RECORD_CHARS))
     return parse_record(text)
 
 
@@ -274,17 +283,6 @@ def summary(rec: GameRecord, states: list[GameState]) -> dict[str, Any]:
     }
 
 
-def error_json(error: DekalError) -> dict[str, Any]:
-    payload: dict[str, Any] = {"message": describe(error)}
-    if isinstance(error, IllegalAction):
-        payload.update(kind="illegal", rule=error.rule)
-    if isinstance(error, NotationError):
-        payload.update(kind="notation", field=error.field)
-    if isinstance(error, ReplayError):
-        payload.update(round=error.round, turn=error.turn, action=error.action)
-    return {"ok": False, "error": payload}
-
-
 # --- The command --------------------------------------------------------------------------
 
 
@@ -296,7 +294,12 @@ def replay(
         ),
     ],
     json_output: Annotated[
-        bool, typer.Option("--json", help="Print one JSON summary (or error) instead.")
+        bool,
+        typer.Option(
+            "--json",
+            help='Print one JSON summary instead; an error is {"error": {"kind", "rule" or'
+            ' "field", "message", "round", "turn", "action"}}.',
+        ),
     ] = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only the result, not every turn.")
@@ -319,10 +322,10 @@ def replay(
                 out.print(line)
         check_result(rec, states)
     except DekalError as error:
-        if json_output:
-            print_json(error_json(error))
-            raise typer.Exit(EXIT_BAD_INPUT) from None
-        fail(describe(error))
+        where = None
+        if isinstance(error, ReplayError):
+            where = {"round": error.round, "turn": error.turn, "action": error.action}
+        fail_with(error, details=where)
     if svg is not None:
         write_step_pictures(svg, rec, states)
     if json_output:
@@ -363,4 +366,4 @@ def _collect(steps: Iterator[Step], states: list[GameState]) -> Iterator[Step]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("replay", help=REPLAY_HELP)(replay)
+    app.command("replay", help=REPLAY_HELP, cls=DekalCommand)(replay)

@@ -21,12 +21,15 @@ from dekal.cli.common import (
     EXIT_ENGINE,
     EXIT_UNPROVED,
     EXIT_VERDICT,
+    DekalCommand,
     err,
     fail,
     grid_picture,
     out,
+    parse_seconds,
     print_json,
     user_errors,
+    whole_number,
 )
 from dekal.cli.pictures import side_by_side
 from dekal.proofs import search, z3_solve
@@ -34,6 +37,7 @@ from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import Outcome, WitnessError
 from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid, value_symbol
+from dekal_ref.reading import shown
 from dekal_ref.scoring import score_grid
 
 METHODS: dict[str, ModuleType] = {"z3": z3_solve, "search": search}
@@ -152,10 +156,7 @@ def answer_line(answer: Answer) -> str:
 def run_minimum(
     puzzle: Puzzle, methods: list[str], timeout: float, progress: Progress
 ) -> list[Answer]:
-    return [
-        METHODS[name].minimum(puzzle, timeout=timeout, progress=progress)
-        for name in methods
-    ]
+    return [METHODS[name].minimum(puzzle, timeout=timeout, progress=progress) for name in methods]
 
 
 def check_problem(answers: list[Answer]) -> tuple[int, str] | None:
@@ -332,7 +333,11 @@ def solve(
     ] = None,
     turns: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Steps to play (solo; default every face-down card)."),
+        typer.Option(
+            metavar="N",
+            help="Steps to play, 0-16 (solo; default every face-down card).",
+            parser=whole_number(0, 16, "a grid has 16 face-down cells at most"),
+        ),
     ] = None,
     variant: Annotated[
         str, typer.Option(metavar="slide|eject", help="Push rule: slide (P1) or eject (P2).")
@@ -344,7 +349,12 @@ def solve(
         bool, typer.Option("--check", help="Answer with both methods; exit 1 if they differ.")
     ] = False,
     at_most: Annotated[
-        int | None, typer.Option(metavar="S", help="Only ask: can the score reach at most S?")
+        int | None,
+        typer.Option(
+            metavar="S",
+            help="Only ask: can the score reach at most S (0-160)?",
+            parser=whole_number(0, 160, "a score is at most 16 cards of 10"),
+        ),
     ] = None,
     reach: Annotated[
         str | None,
@@ -354,14 +364,19 @@ def solve(
         bool, typer.Option("--rank", help="Rank every first move by its best reachable outcome.")
     ] = False,
     timeout: Annotated[
-        float, typer.Option(metavar="SECONDS", help="Seconds allowed per method.")
+        float,
+        typer.Option(
+            metavar="SECONDS",
+            help="Seconds allowed per method (0 < s ≤ 604800).",
+            parser=parse_seconds,
+        ),
     ] = 60.0,
-    json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
+    ] = False,
 ) -> None:
     if method not in METHODS:
-        fail(f"--method {method!r}: choose z3 or search")
-    if timeout <= 0:
-        fail("--timeout must be a positive number of seconds")
+        fail(f"{shown(method)}: choose z3 or search", field="--method")
     with user_errors():
         puzzle = build_puzzle(grid_text, incoming, solo, face_down, turns, variant)
         target: Grid | None = parse_grid(reach, allow_hole=False) if reach is not None else None
@@ -407,4 +422,4 @@ def _bounded(
 
 
 def register(app: typer.Typer) -> None:
-    app.command("solve", help=SOLVE_HELP)(solve)
+    app.command("solve", help=SOLVE_HELP, cls=DekalCommand)(solve)

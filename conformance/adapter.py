@@ -39,9 +39,13 @@ from dekal_ref.notation import (
     value_symbol,
 )
 from dekal_ref.position import parse_position
+from dekal_ref.reading import describe_json, shown
 
 FEATURES = ("match", "perft", "public", "seeded-deal", "position")
 """Every optional feature of spec/protocol.md; the adapter claims them all unless told less."""
+MAX_PERFT_DEPTH = 256
+"""Deeper than a whole round (16 turns of at most 13 nodes each), and shallow enough that the
+recursion stays within Python's stack."""
 MAX_DEAL_ROUND = 1000
 
 
@@ -58,12 +62,40 @@ class Unsupported(Exception):
     """A variant or feature the engine does not claim."""
 
 
-def _field(request: Message, name: str, kind: type | tuple[type, ...] = str) -> Any:
+_KIND_NAMES = {str: "a string", int: "a number", dict: "an object", list: "a list"}
+
+
+def _field(request: Message, name: str, kind: type = str) -> Any:
+    """The request's field `name`, of JSON type `kind` (true and false are not numbers)."""
     if name not in request:
         raise BadRequest(f"the request needs a field {name!r}", name)
     value = request[name]
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise BadRequest(f"field {name!r} has the wrong type", name)
+        wanted = _KIND_NAMES.get(kind, kind.__name__)
+        raise BadRequest(f"field {name!r} must be {wanted}, not {describe_json(value)}", name)
+    return value
+
+
+ID_LIMIT = 2**63
+"""Request ids are integers with |id| < 2⁶³ (every language has such an integer)."""
+
+
+def request_id(request: Message) -> int | None:
+    """The request's id if it is one the protocol allows (an integer), else None: the id a
+    refusal echoes when the id itself cannot be read."""
+    value = request.get("id")
+    if isinstance(value, int) and not isinstance(value, bool) and -ID_LIMIT < value < ID_LIMIT:
+        return value
+    return None
+
+
+def _rule(rules: Message, name: str, default: str) -> str:
+    """A variant's name in `rules` (a string; an unknown name is for the caller to refuse)."""
+    value = rules.get(name, default)
+    if not isinstance(value, str):
+        raise BadRequest(
+            f"rules.{name} must be a string, not {describe_json(value)}", f"rules.{name}"
+        )
     return value
 
 
@@ -72,7 +104,8 @@ def _deal_grid(text: object, seat: int) -> tuple[int, ...]:
     (1–9, T, .) is a notation error; a hole is left for the engine to refuse (M3)."""
     rows = text.split("/") if isinstance(text, str) else []
     if len(rows) != 4 or any(len(row) != 4 for row in rows):
-        raise NotationError("deal", f"seat {seat}'s grid {text!r} is not 4 rows of 4 cells")
+        shown_text = shown(text) if isinstance(text, str) else describe_json(text)
+        raise NotationError("deal", f"seat {seat}'s grid {shown_text} is not 4 rows of 4 cells")
     return tuple(0 if symbol == "." else parse_value(symbol, "deal") for symbol in "".join(rows))
 
 
@@ -117,11 +150,14 @@ class ProtocolAdapter:
     # -- the one entry point -------------------------------------------------------------
     def handle(self, request: Message) -> Message:
         """One request in, one reply out; every refusal is a reply, never an exception."""
-        reply: Message = {"id": request.get("id")}
+        reply: Message = {"id": request_id(request)}
         try:
-            command = self.commands.get(request.get("cmd", ""))
+            if "id" in request and reply["id"] is None:
+                raise BadRequest(f"the id must be an integer, not {describe_json(request['id'])}")
+            name = _field(request, "cmd")
+            command = self.commands.get(name)
             if command is None:
-                raise BadRequest(f"unknown command {request.get('cmd')!r}")
+                raise BadRequest(f"unknown command {shown(name)}")
             reply.update(ok=True, **command(request))
         except IllegalAction as error:
             reply.update(ok=False, error=refusal("illegal", error.message, rule=error.rule))
@@ -185,9 +221,9 @@ class ProtocolAdapter:
         )
         count = len(deal.grids)
         if players != count or not 2 <= players <= 6:
-            shown = f"{players} players with {count} grids"
-            raise IllegalAction("M2", f"Dékal is 2 to 6 players, one grid each ({shown})")
-        push_rule, first_rule = rules.get("push", "slide"), rules.get("first", "lowest")
+            given = f"{players} players with {count} grids"
+            raise IllegalAction("M2", f"Dékal is 2 to 6 players, one grid each ({given})")
+        push_rule, first_rule = _rule(rules, "push", "slide"), _rule(rules, "first", "lowest")
         self._check_claims(players, push_rule, first_rule, threshold)
         game_rules = self.api.Rules(
             players=players, push=push_rule, first=first_rule, threshold=threshold
@@ -316,8 +352,8 @@ class ProtocolAdapter:
         if "perft" not in self.features:
             raise Unsupported("this engine does not count perft")
         depth = _field(request, "depth", int)
-        if depth < 0:
-            raise BadRequest("depth must be 0 or more", "depth")
+        if not 0 <= depth <= MAX_PERFT_DEPTH:
+            raise BadRequest(f"depth must be 0 to {MAX_PERFT_DEPTH}, not {depth}", "depth")
         return perft_divide(self.api, self._game(), depth)
 
     def score(self, request: Message) -> Message:

@@ -28,6 +28,9 @@ from typing import Any, Protocol
 from dekal.conformance import PROTOCOL_VERSION
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.protocol import Message
+from dekal_ref.errors import NotationError
+from dekal_ref.json_reading import read_json
+from dekal_ref.reading import shown
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -308,9 +311,10 @@ class SubprocessEngine:
             raise EngineError(f"no reply within {timeout:.1f} s to {message['cmd']!r}")
         text = line.decode("utf-8", errors="replace").strip()
         try:
-            reply = json.loads(text)
-        except json.JSONDecodeError:
-            raise EngineError(f"garbage on stdout: {text[:120]!r}") from None
+            reply = read_json(text, "reply")
+        except NotationError as error:  # not JSON, too deep, NaN: never a crash of the judge
+            garbage = shown(text.strip())
+            raise EngineError(f"garbage on stdout: {garbage} ({error.message})") from None
         return check_reply(reply, self.next_id)
 
     def _exchange(

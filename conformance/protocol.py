@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from dekal_ref.position import HIDDEN_LETTERS, POSITION_FIELDS
+from dekal_ref.reading import is_digits
 
 Message = dict[str, Any]
 
@@ -42,7 +43,7 @@ def to_act(position: str) -> int | None:
     if "@" not in phase:
         return None
     seat = phase.partition("@")[2].partition(":")[0]
-    return int(seat) if seat.isdigit() else None
+    return int(seat) if is_digits(seat) and len(seat) <= 2 else None
 
 
 def refusal(kind: str, message: str, **extra: Any) -> Message:

@@ -8,17 +8,31 @@
 
 It reads one JSON request per line and writes one JSON reply per line, so the conformance
 runner's subprocess path is exercised end to end with engines we trust.
+
+Whatever it is sent, it answers every line with exactly one well-formed JSON reply: a line
+that is not a JSON object (not JSON, `null`, a list, over-long, not UTF-8, nested deeper
+than dekal_ref.json_reading allows, holding NaN) is refused with `bad_request` and `id`
+null, since no id can be read from it; a request whose `cmd` or `id` is not what the
+protocol says is refused by the adapter. A reader that closes its end stops it quietly
+with status 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import sys
+import traceback
+from collections.abc import Iterator
 from typing import Any, TextIO
 
-from dekal.conformance.adapter import ProtocolAdapter
-from dekal.conformance.protocol import refusal
+from dekal.conformance.adapter import ProtocolAdapter, request_id
+from dekal.conformance.protocol import Message, refusal
+from dekal_ref.errors import NotationError
+from dekal_ref.json_reading import json_line, read_json
+from dekal_ref.reading import describe_json
 
 
 def game_api(engine: str) -> Any:
@@ -47,27 +61,85 @@ def bundled_adapter(engine: str, own_deal: bool = False, seed: int = 0) -> Proto
     )
 
 
-def serve(adapter: ProtocolAdapter, source: TextIO, sink: TextIO) -> None:
-    """Answer requests until `quit` or the end of input."""
-    for line in source:
-        if not line.strip():
+MAX_LINE_CHARS = 1024 * 1024
+"""The longest request line read (1 MiB; the longest request, a new_game, is under 1 KiB).
+A longer line is answered with one bad_request, its rest read and dropped."""
+
+
+def request_lines(source: TextIO, limit: int = MAX_LINE_CHARS) -> Iterator[str | None]:
+    """Each line of `source`, or None for a line longer than `limit` (read in pieces of at
+    most `limit` characters, so that memory stays bounded whatever the line's length)."""
+    while line := source.readline(limit + 1):
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
             continue
+        while (rest := source.readline(limit)) and not rest.endswith("\n"):
+            pass  # the rest of an over-long line: dropped
+        yield None
+
+
+def refused(message: str) -> Message:
+    """The reply to a line that is not a readable request: `bad_request`, and `id` null
+    because no id can be read from it (spec/protocol.md, "Replies that refuse")."""
+    return {"id": None, "ok": False, "error": refusal("bad_request", message)}
+
+
+def reply_to(adapter: ProtocolAdapter, line: str | None) -> tuple[Message, bool]:
+    """The one reply to one input line, and whether it was an accepted `quit`; never an
+    exception."""
+    if line is None:
+        return refused(f"a request line is at most {MAX_LINE_CHARS} characters"), False
+    if not line.isascii() and not _is_utf8(line):
+        return refused("the line is not UTF-8 text"), False
+    try:
+        request = read_json(line, "request", max_chars=MAX_LINE_CHARS + 1)
+    except NotationError as error:
+        return refused(error.message), False
+    if not isinstance(request, dict):
+        return refused(f"a request is a JSON object, not {describe_json(request)}"), False
+    try:
+        reply = adapter.handle(request)
+    except Exception as error:  # a bug in the engine: say so, log it, keep serving
+        traceback.print_exc(file=sys.stderr)
+        reply = refused(f"the engine failed on this request ({type(error).__name__})")
+        reply["id"] = request_id(request)
+    return reply, reply.get("ok") is True and request.get("cmd") == "quit"
+
+
+def _is_utf8(line: str) -> bool:
+    """False if the line holds undecodable bytes (read with errors="surrogateescape")."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def reply_line(reply: Message) -> str:
+    """The reply as one line of JSON. Text the request smuggled in as a lone surrogate
+    (`"\\ud800"` is valid JSON) cannot be written as UTF-8: then every non-ASCII character
+    is escaped instead."""
+    text = json_line(reply)
+    if not text.isascii() and not _is_utf8(text):
+        text = json.dumps(reply, separators=(",", ":"))
+    return text + "\n"
+
+
+def serve(adapter: ProtocolAdapter, source: TextIO, sink: TextIO) -> None:
+    """Answer requests until `quit`, the end of input, or a reader that went away.
+
+    Every input line gets exactly one reply, except lines of only white space, which are not
+    requests (spec/protocol.md: no blank lines) and get none."""
+    for line in request_lines(source):
+        if line is not None and not line.strip():
+            continue
+        reply, quit = reply_to(adapter, line)
         try:
-            request = json.loads(line)
-        except json.JSONDecodeError as error:
-            request = None
-            reply: dict[str, Any] = {
-                "id": None,
-                "ok": False,
-                "error": refusal("bad_request", f"not JSON: {error}"),
-            }
-        if isinstance(request, dict):
-            reply = adapter.handle(request)
-        elif request is not None:
-            reply = {"id": None, "ok": False, "error": refusal("bad_request", "not an object")}
-        sink.write(json.dumps(reply, separators=(",", ":"), ensure_ascii=False) + "\n")
-        sink.flush()
-        if isinstance(request, dict) and request.get("cmd") == "quit":
+            sink.write(reply_line(reply))
+            sink.flush()
+        except BrokenPipeError:
+            return  # nobody reads the replies any more: nothing left to do
+        if quit:
             return
 
 
@@ -83,7 +155,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not 0 <= args.seed < 2**64:
         parser.error("--seed must be a whole number from 0 to 2^64 - 1")
+    if isinstance(sys.stdin, io.TextIOWrapper):  # undecodable bytes: a refusal, not a crash
+        sys.stdin.reconfigure(errors="surrogateescape")
     serve(bundled_adapter(args.engine, args.own_deal, args.seed), sys.stdin, sys.stdout)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away: send what Python still holds to /dev/null, so that the
+        # interpreter's own flush at exit does not fail again, and end with status 0.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
 from dekal.conformance import SUITE_VERSION
+from dekal_ref.errors import NotationError
+from dekal_ref.json_reading import read_json
 
 Case = dict[str, Any]
+
+MAX_CASE_FILE_CHARS = 64 * 1024 * 1024
+"""The longest case file read (64 MiB; the whole v1 suite is about 2 MiB)."""
 
 
 class SuiteError(Exception):
@@ -47,8 +53,21 @@ def load_cases(version: str = SUITE_VERSION) -> list[Case]:
         data = directory.joinpath(name).read_bytes()
         if hashlib.sha256(data).hexdigest() != entry["sha256"]:
             raise SuiteError(f"{name} does not match the manifest's hash: the suite was altered")
-        cases.extend(json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip())
+        try:
+            cases.extend(case for _, case in case_lines(data.decode("utf-8"), name))
+        except (UnicodeDecodeError, NotationError) as error:
+            raise SuiteError(f"{name} cannot be read: {error}") from None
     return cases
+
+
+def case_lines(text: str, name: str) -> Iterator[tuple[int, Any]]:
+    """The JSON value of each non-blank line of a case file, with its line number.
+
+    Each line is read by dekal_ref.json_reading (bounded depth and size, no NaN); a line that
+    cannot be read is a NotationError naming `name:line`. The schema is checked elsewhere."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            yield number, read_json(line, f"{name}:{number}")
 
 
 def matches(case: Case, tokens: list[str]) -> bool:

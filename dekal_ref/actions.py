@@ -7,7 +7,6 @@ the deal itself given alongside (see dekal_ref.record).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from dekal_ref import game
@@ -22,6 +21,7 @@ from dekal_ref.notation import (
     value_symbol,
 )
 from dekal_ref.push import hole_of, legal_pushes
+from dekal_ref.reading import SEAT_MAX, read_number, shown
 from dekal_ref.state import GameState, Phase
 
 
@@ -63,20 +63,27 @@ class NewRound:
 Action = Reveal | Take | PushMove | NewRound
 
 
-def parse_action(text: str) -> Action:
-    """`reveal 0 b3`, `take 1 7`, `push 1 L2` (NotationError with field "action" otherwise)."""
-    words = text.split()
+def parse_action_words(text: str) -> tuple[str, int, str]:
+    """The verb, the seat and the argument of an action, the seat read as a number (0–99).
+
+    NotationError with field "action" (not three words, an unknown verb) or "seat"."""
+    words = text.split(None, 3)  # a fourth piece means too many words: no need to split them
     if len(words) != 3 or words[0] not in ("reveal", "take", "push"):
         raise NotationError(
             "action",
-            f"{text!r} is not an action: write 'reveal SEAT CELL', 'take SEAT CARD'"
+            f"{shown(text)} is not an action: write 'reveal SEAT CELL', 'take SEAT CARD'"
             " or 'push SEAT SIDE'",
         )
     verb, seat_text, argument = words
-    if not re.fullmatch(r"0|[1-9][0-9]*", seat_text):
-        # ASCII digits without a sign or a leading zero: `01`, `-1`, `+1` and `١` are not seats.
-        raise NotationError("seat", f"{seat_text!r} is not a seat number (0, 1, 2, …)")
-    seat = int(seat_text)
+    if len(seat_text) > 1 and seat_text.startswith("0"):
+        # seats are written without a leading zero (spec/notation.md): `01` is not a seat
+        raise NotationError("seat", f"{shown(seat_text)} is not a seat number (0, 1, 2, …)")
+    return verb, read_number(seat_text, "seat", most=SEAT_MAX), argument
+
+
+def parse_action(text: str) -> Action:
+    """`reveal 0 b3`, `take 1 7`, `push 1 L2` (NotationError with field "action" otherwise)."""
+    verb, seat, argument = parse_action_words(text)
     if verb == "reveal":
         return Reveal(seat, parse_cell(argument))
     if verb == "take":

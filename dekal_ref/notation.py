@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dekal_ref.errors import NotationError
+from dekal_ref.reading import shown
 from dekal_ref.words import plural
 
 HOLE = 0
@@ -23,6 +24,7 @@ ROW_DIGITS = "1234"
 CELL_NAMES = tuple(f"{COLUMNS[i % SIZE]}{ROW_DIGITS[i // SIZE]}" for i in CELLS)
 SIDES = ("L", "R", "T", "B")
 VARIANTS = ("slide", "eject")
+FIRST_RULES = ("lowest", "chosen")
 
 Grid = tuple[int, ...]
 """Sixteen card values in reading order; HOLE (0) marks the hole."""
@@ -45,7 +47,7 @@ def parse_cell(text: str) -> int:
     name = text.strip().lower()
     if name not in CELL_NAMES:
         raise NotationError(
-            "cell", f"{text!r} is not a cell: write a column a–d and a row 1–4, like b3"
+            "cell", f"{shown(text)} is not a cell: write a column a–d and a row 1–4, like b3"
         )
     return CELL_NAMES.index(name)
 
@@ -70,7 +72,7 @@ def parse_value(text: str, field: str = "card") -> int:
         return 10
     if len(token) == 1 and token in "123456789":
         return int(token)
-    raise NotationError(field, f"{text!r} is not a card value: write 1–9, or T for ten")
+    raise NotationError(field, f"{shown(text)} is not a card value: write 1–9, or T for ten")
 
 
 def parse_grid(text: str, *, allow_hole: bool = True) -> Grid:
@@ -81,13 +83,15 @@ def parse_grid(text: str, *, allow_hole: bool = True) -> Grid:
     rows = text.strip().split("/")
     if len(rows) != SIZE:
         raise NotationError(
-            "grid", f"{text!r} has {plural(len(rows), 'row')}; a grid is 4 rows joined by '/'"
+            "grid", f"{shown(text)} has {plural(len(rows), 'row')}; a grid is 4 rows joined by '/'"
         )
     values: list[int] = []
     for number, row in enumerate(rows, start=1):
         if len(row) != SIZE:
             raise NotationError(
-                "grid", f"row {number} of {text!r} is {row!r}: a row is exactly 4 cells (1–9, T, .)"
+                "grid",
+                f"row {number} of {shown(text)} is {shown(row)}:"
+                " a row is exactly 4 cells (1–9, T, .)",
             )
         for column, symbol in enumerate(row):
             if symbol == ".":
@@ -98,12 +102,12 @@ def parse_grid(text: str, *, allow_hole: bool = True) -> Grid:
                 where = CELL_NAMES[cell_at(number - 1, column)]
                 raise NotationError(
                     "grid",
-                    f"cell {where} of {text!r} is {symbol!r}: a cell is 1–9, T for ten, or .",
+                    f"cell {where} of {shown(text)} is {symbol!r}: a cell is 1–9, T for ten, or .",
                 )
     holes = values.count(HOLE)
     if holes > 1 or (holes and not allow_hole):
         allowed = "at most one hole" if allow_hole else "no hole"
-        raise NotationError("grid", f"{text!r} has {holes} holes; a grid has {allowed}")
+        raise NotationError("grid", f"{shown(text)} has {holes} holes; a grid has {allowed}")
     return tuple(values)
 
 
@@ -135,18 +139,26 @@ def parse_push(text: str) -> Push:
     if not token or token[0] not in SIDES or len(token) > 2:
         raise NotationError(
             "push",
-            f"{text!r} is not a push: write a side L, R, T or B"
+            f"{shown(text)} is not a push: write a side L, R, T or B"
             " (eject variant: plus a line 1–4, like L2)",
         )
     if len(token) == 1:
         return Push(token[0])
     if token[1] not in ROW_DIGITS:
-        raise NotationError("push", f"{text!r}: the line after the side is 1–4")
+        raise NotationError("push", f"{shown(text)}: the line after the side is 1–4")
     return Push(token[0], int(token[1]))
 
 
-def parse_variant(text: str) -> str:
+def parse_variant(text: str, field: str = "variant") -> str:
+    """The push rule: `slide` (P1) or `eject` (P2)."""
     name = text.strip().lower()
     if name not in VARIANTS:
-        raise NotationError("variant", f"{text!r} is not a push variant: slide or eject")
+        raise NotationError(field, f"{shown(text)} is not a push variant: slide or eject")
     return name
+
+
+def parse_first_rule(text: str, field: str = "first") -> str:
+    """The first-player rule: `lowest` (F1–F2) or `chosen` (F3)."""
+    if text not in FIRST_RULES:
+        raise NotationError(field, f"{shown(text)} is not a first-player rule: lowest or chosen")
+    return text

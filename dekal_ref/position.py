@@ -24,7 +24,15 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from dekal_ref.errors import NotationError
-from dekal_ref.notation import cell_name, parse_cell, parse_value, value_symbol
+from dekal_ref.notation import (
+    cell_name,
+    parse_cell,
+    parse_first_rule,
+    parse_value,
+    parse_variant,
+    value_symbol,
+)
+from dekal_ref.reading import SEAT_MAX, read_number, shown
 from dekal_ref.state import Card, Cells, GameState, Phase, Rules
 
 POSITION_FIELDS = (
@@ -137,7 +145,7 @@ def _parse_cells(text: str, seat: int) -> Cells:
     rows = text.split("/")
     if len(rows) != 4 or any(len(row) != 4 for row in rows):
         raise NotationError(
-            "grids", f"seat {seat}'s grid {text!r} must be 4 rows of 4 cells joined by '/'"
+            "grids", f"seat {seat}'s grid {shown(text)} must be 4 rows of 4 cells joined by '/'"
         )
     cells: list[Card | None] = []
     for symbol in "".join(rows):
@@ -154,12 +162,6 @@ def _parse_cells(text: str, seat: int) -> Cells:
     return tuple(cells)
 
 
-def _parse_int(text: str, field: str) -> int:
-    if not text.isdigit():
-        raise NotationError(field, f"{text!r} is not a number")
-    return int(text)
-
-
 def parse_position(text: str) -> GameState:
     """Read a full position (not a public view). Raises NotationError naming the field."""
     fields = text.split()
@@ -174,18 +176,26 @@ def parse_position(text: str) -> GameState:
     parts = rules_f.split("/")
     if len(parts) != 3:
         raise NotationError(
-            "rules", f"{rules_f!r}: write push/first/threshold, like slide/lowest/single"
+            "rules", f"{shown(rules_f)}: write push/first/threshold, like slide/lowest/single"
         )
-    grids = tuple(_parse_cells(g, seat) for seat, g in enumerate(grids_f.split("|")))
-    threshold = None if parts[2] == "single" else _parse_int(parts[2], "rules")
-    rules = Rules(players=len(grids), push=parts[0], first=parts[1], threshold=threshold)
+    seats = grids_f.split("|", SEAT_MAX + 1)
+    if len(seats) > SEAT_MAX + 1:
+        raise NotationError("grids", f"more than {SEAT_MAX + 1} grids: a position has one per seat")
+    grids = tuple(_parse_cells(g, seat) for seat, g in enumerate(seats))
+    threshold = None if parts[2] == "single" else read_number(parts[2], "rules")
+    rules = Rules(
+        players=len(grids),
+        push=parse_variant(parts[0], "rules"),
+        first=parse_first_rule(parts[1], "rules"),
+        threshold=threshold,
+    )
     round_text, _, turn_text = clock_f.partition(".")
     phase_name, _, detail = phase_f.partition("@")
     try:
         phase = Phase(phase_name)
     except ValueError:
         raise NotationError(
-            "phase", f"{phase_f!r}: reveal, take@S, push@S:V, next or over"
+            "phase", f"{shown(phase_f)}: reveal, take@S, push@S:V, next or over"
         ) from None
     hand = None
     if phase is Phase.PUSH:
@@ -197,15 +207,15 @@ def parse_position(text: str) -> GameState:
         raise NotationError(
             "pile", "a public view ('#N') cannot be loaded: the pile's cards are unknown"
         )
-    totals = tuple(_parse_int(t, "totals") for t in totals_f.split(","))
+    totals = tuple(read_number(t, "totals") for t in totals_f.split(","))
     if len(totals) != rules.players:
         raise NotationError("totals", f"one total per seat: {rules.players} expected")
     state = GameState(
         rules=rules,
-        round=_parse_int(round_text, "round.turn"),
-        turn=_parse_int(turn_text, "round.turn"),
+        round=read_number(round_text, "round.turn"),
+        turn=read_number(turn_text, "round.turn"),
         phase=phase,
-        start=None if start_f == "-" else _parse_int(start_f, "start"),
+        start=None if start_f == "-" else read_number(start_f, "start", most=SEAT_MAX),
         grids=grids,
         picks=picks,
         centre=tuple(sorted(_parse_cards(centre_f, "centre"))),
@@ -214,9 +224,10 @@ def parse_position(text: str) -> GameState:
         removed=_parse_cards(removed_f, "removed"),
         totals=totals,
     )
-    if format_position(state) != text.strip():
+    canonical = format_position(state)
+    if canonical != text.strip():
         raise NotationError(
             "position",
-            f"{text!r} is not in canonical form (it reads as {format_position(state)!r})",
+            f"{shown(text)} is not in canonical form (it reads as {shown(canonical, 400)})",
         )
     return state

@@ -14,7 +14,8 @@ from typing import Any
 from dekal_ref.actions import NewRound, parse_action
 from dekal_ref.deal import Deal
 from dekal_ref.errors import NotationError
-from dekal_ref.notation import format_grid, parse_grid, parse_value
+from dekal_ref.notation import FIRST_RULES, VARIANTS, format_grid, parse_grid, parse_value
+from dekal_ref.reading import SEAT_MAX, SEED_MAX, check_number, describe_json, shown
 from dekal_ref.record.model import (
     FORMAT,
     GameRecord,
@@ -24,6 +25,7 @@ from dekal_ref.record.model import (
     format_cards,
     turn_groups,
 )
+from dekal_ref.record.text import MAX_TAG_CHARS
 from dekal_ref.state import Rules
 
 
@@ -77,16 +79,30 @@ def _json_field(obj: Any, key: str, kinds: tuple[type, ...], where: str, optiona
             return None
         raise NotationError(f"{where}.{key}", "is missing")
     if isinstance(value, bool) or not isinstance(value, kinds):
-        names = " or ".join("number" if k is int else k.__name__ for k in kinds)
-        raise NotationError(f"{where}.{key}", f"must be a {names}, not {value!r}")
+        names = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
+        raise NotationError(f"{where}.{key}", f"must be {names}, not {describe_json(value)}")
     return value
 
 
-def _json_int(obj: Any, key: str, where: str, optional: bool = False) -> Any:
+_KIND_NAMES = {int: "a number", str: "a string", list: "a list", dict: "an object"}
+
+
+def _json_int(
+    obj: Any, key: str, where: str, optional: bool = False, most: int | None = None
+) -> Any:
     value = _json_field(obj, key, (int,), where, optional)
-    if value is not None and value < 0:
-        raise NotationError(f"{where}.{key}", f"must be ≥ 0, not {value}")
-    return value
+    if value is None:
+        return None
+    if most is None:
+        return check_number(value, f"{where}.{key}")
+    return check_number(value, f"{where}.{key}", most=most)
+
+
+def _one_of(obj: Any, key: str, choices: tuple[str, ...], default: str) -> str:
+    value = _json_field(obj, key, (str,), "rules", True) or default
+    if value not in choices:
+        raise NotationError(f"rules.{key}", f"{shown(value)}: write {' or '.join(choices)}")
+    return str(value)
 
 
 def _json_list(obj: Any, key: str, where: str, optional: bool = False) -> list[Any] | None:
@@ -101,7 +117,7 @@ def _json_round(obj: Any, where: str, players: int) -> RoundRecord:
     for seat, text in enumerate(grid_texts):
         field = f"{where}.deal.grids[{seat}]"
         if not isinstance(text, str):
-            raise NotationError(field, f"must be a grid in notation, not {text!r}")
+            raise NotationError(field, f"must be a grid in notation, not {describe_json(text)}")
         try:
             grids.append(parse_grid(text, allow_hole=False))
         except NotationError as error:
@@ -119,11 +135,13 @@ def _json_round(obj: Any, where: str, players: int) -> RoundRecord:
             raise NotationError(f"{where}.turns[{t - 1}]", "must be a list of actions")
         for item in group:
             if not isinstance(item, str):
-                raise NotationError(f"{where}.turns[{t - 1}]", f"{item!r} is not an action")
+                raise NotationError(
+                    f"{where}.turns[{t - 1}]", f"{describe_json(item)} is not an action"
+                )
             try:
                 action = parse_action(item)
             except NotationError as error:
-                raise NotationError(f"{where}.turns[{t - 1}]", f"{item!r}: {error}") from None
+                raise NotationError(f"{where}.turns[{t - 1}]", f"{shown(item)}: {error}") from None
             assert not isinstance(action, NewRound)
             moves.append(action)
     scores = None
@@ -141,11 +159,11 @@ def _json_round(obj: Any, where: str, players: int) -> RoundRecord:
     totals = None
     total_list = _json_list(obj, "totals", where, optional=True)
     if total_list is not None:
-        if len(total_list) != players or any(
-            isinstance(t, bool) or not isinstance(t, int) or t < 0 for t in total_list
-        ):
-            raise NotationError(f"{where}.totals", f"{players} numbers ≥ 0 expected")
-        totals = tuple(total_list)
+        if len(total_list) != players:
+            raise NotationError(f"{where}.totals", f"one total per seat: {players} expected")
+        totals = tuple(
+            check_number(t, f"{where}.totals[{seat}]") for seat, t in enumerate(total_list)
+        )
     return RoundRecord(
         deal=Deal(tuple(grids), pile), moves=tuple(moves), scores=scores, totals=totals
     )
@@ -156,14 +174,15 @@ def record_from_json(obj: Any) -> GameRecord:
     if not isinstance(obj, dict):
         raise NotationError("record", "a JSON record is an object")
     if obj.get("format") != FORMAT:
-        raise NotationError("format", f"this reader reads {FORMAT!r}, not {obj.get('format')!r}")
+        written = describe_json(obj.get("format"))
+        raise NotationError("format", f"this reader reads the string {FORMAT!r}, not {written}")
     rules_obj = _json_field(obj, "rules", (dict,), "record", False)
-    players = _json_int(rules_obj, "players", "rules")
+    players = _json_int(rules_obj, "players", "rules", most=SEAT_MAX)
     threshold = _json_int(rules_obj, "threshold", "rules", optional=True)
     rules = Rules(
         players=players,
-        push=_json_field(rules_obj, "push", (str,), "rules", True) or "slide",
-        first=_json_field(rules_obj, "first", (str,), "rules", True) or "lowest",
+        push=_one_of(rules_obj, "push", VARIANTS, "slide"),
+        first=_one_of(rules_obj, "first", FIRST_RULES, "lowest"),
         threshold=threshold,
     )
     rounds = tuple(
@@ -175,7 +194,7 @@ def record_from_json(obj: Any) -> GameRecord:
     if ranking_list is not None:
         found: dict[int, int] = {}
         for index, item in enumerate(ranking_list):
-            seat = _json_int(item, "seat", f"ranking[{index}]")
+            seat = _json_int(item, "seat", f"ranking[{index}]", most=SEAT_MAX)
             found[seat] = _json_int(item, "place", f"ranking[{index}]")
         if sorted(found) != list(range(players)) or len(ranking_list) != players:
             raise NotationError("ranking", f"the ranking lists every seat 0–{players - 1} once")
@@ -183,11 +202,13 @@ def record_from_json(obj: Any) -> GameRecord:
     for key in ("event", "date"):
         if obj.get(key) is not None and not isinstance(obj[key], str):
             raise NotationError(key, "must be a string")
+        if len(obj.get(key) or "") > MAX_TAG_CHARS:
+            raise NotationError(key, f"{len(obj[key])} characters; at most {MAX_TAG_CHARS}")
     return GameRecord(
         rules=rules,
         rounds=rounds,
-        first_player=_json_int(obj, "first_player", "record", optional=True),
-        seed=_json_int(obj, "seed", "record", optional=True),
+        first_player=_json_int(obj, "first_player", "record", optional=True, most=SEAT_MAX),
+        seed=_json_int(obj, "seed", "record", optional=True, most=SEED_MAX),
         event=obj.get("event"),
         date=obj.get("date"),
         places=places,

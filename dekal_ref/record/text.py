@@ -28,11 +28,13 @@ raises NotationError naming the tag or the line; the rules are checked by a repl
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from dekal_ref.actions import NewRound, parse_action
 from dekal_ref.deal import Deal
 from dekal_ref.errors import NotationError
-from dekal_ref.notation import format_grid, parse_grid, parse_value
+from dekal_ref.notation import FIRST_RULES, VARIANTS, format_grid, parse_grid, parse_value
+from dekal_ref.reading import SEAT_MAX, SEED_MAX, is_digits, read_number, shown
 from dekal_ref.record.model import (
     FORMAT,
     GameRecord,
@@ -43,6 +45,11 @@ from dekal_ref.record.model import (
     turn_groups,
 )
 from dekal_ref.state import Rules
+
+MAX_RECORD_CHARS = 8 * 1024 * 1024
+"""The longest record read, text or JSON (8 MiB; a six-round match is about 10 KiB)."""
+MAX_TAG_CHARS = 200
+"""The longest tag value (an event's name, a date)."""
 
 TAG_ORDER = (
     "Format",
@@ -91,29 +98,45 @@ def format_record(rec: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-_TAG = re.compile(r'^\[([A-Za-z]+) "((?:[^"\\]|\\.)*)"\]$')
-_TURN = re.compile(r"^(\d+)\.\s+(.+)$")
+_TAG_NAME = re.compile(r"[A-Za-z]+")
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+_TURN = re.compile(r"([0-9]+)\.\s+(.+)", re.DOTALL)
 
 
 class _Lines:
-    """The record's lines with their line numbers, read front to back; blank lines and
-    comment lines (starting with '#') are skipped."""
+    """The record's lines with their line numbers, read front to back, one line ahead;
+    blank lines and comment lines (starting with '#') are skipped.
+
+    Lazy, so that memory stays one line whatever the record's length."""
 
     def __init__(self, text: str) -> None:
-        self.items = [
-            (number, line.strip())
-            for number, line in enumerate(text.split("\n"), start=1)
-            if line.strip() and not line.strip().startswith("#")
-        ]
-        self.index = 0
+        self._source = enumerate(_split_lines(text), start=1)
+        self._next = self._advance()
+
+    def _advance(self) -> tuple[int, str] | None:
+        for number, line in self._source:
+            stripped = line.strip()
+            if stripped and not stripped.startswith("#"):
+                return number, stripped
+        return None
 
     def peek(self) -> str | None:
-        return self.items[self.index][1] if self.index < len(self.items) else None
+        return None if self._next is None else self._next[1]
 
     def take(self) -> tuple[int, str]:
-        item = self.items[self.index]
-        self.index += 1
+        item = self._next
+        assert item is not None  # callers peek first
+        self._next = self._advance()
         return item
+
+
+def _split_lines(text: str) -> Iterator[str]:
+    """The lines of `text` (split at newlines), one at a time: a copy of one line at most."""
+    start = 0
+    while (end := text.find("\n", start)) != -1:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
 
 
 def _line_error(number: int, message: str) -> NotationError:
@@ -121,23 +144,50 @@ def _line_error(number: int, message: str) -> NotationError:
 
 
 def _number(text: str, number: int, what: str) -> int:
-    if not text.isdigit():
-        raise _line_error(number, f"{what} must be a number ≥ 0, not {text!r}")
-    return int(text)
+    try:
+        return read_number(text, what)
+    except NotationError as error:
+        raise _line_error(number, f"{what}: {error.message}") from None
+
+
+def _read_tag(line: str) -> tuple[str, str] | None:
+    """`[Name "value"]` -> (Name, value as written, escapes kept); None if it is not a tag.
+
+    Read by slicing and plain string scans rather than one regular expression: a regex with
+    a group per character (or per escape) keeps a backtracking frame for each, which costs
+    gigabytes on a tag of millions of characters. This is linear in time and memory."""
+    name, space, quoted = line.removeprefix("[").partition(" ")
+    if not (line.startswith("[") and space and _TAG_NAME.fullmatch(name)):
+        return None
+    if len(quoted) < 3 or not (quoted.startswith('"') and quoted.endswith('"]')):
+        return None
+    written = quoted[1:-2]
+    # A backslash escapes the next character. Taking out the escaped backslashes, then the
+    # escaped quotes, leaves a bare quote (which would end the value early) or a backslash
+    # at the very end (which escapes nothing) exactly when the value is malformed.
+    rest = written.replace("\\\\", "").replace('\\"', "")
+    if '"' in rest or rest.endswith("\\"):
+        return None
+    return name, written
 
 
 def _parse_tags(lines: _Lines) -> dict[str, str]:
     tags: dict[str, str] = {}
     while (line := lines.peek()) is not None and line.startswith("["):
         number, line = lines.take()
-        match = _TAG.match(line)
-        if match is None:
-            raise _line_error(number, f'{line!r} is not a tag: write [Name "value"]')
-        name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+        tag = _read_tag(line)
+        if tag is None:
+            raise _line_error(number, f'{shown(line)} is not a tag: write [Name "value"]')
+        name, written = tag
         if name not in TAG_ORDER:
-            raise _line_error(number, f"unknown tag {name!r}; tags are {', '.join(TAG_ORDER)}")
+            raise _line_error(number, f"unknown tag {shown(name)}; tags are {', '.join(TAG_ORDER)}")
         if name in tags:
             raise _line_error(number, f"the tag {name} is given twice")
+        value = _ESCAPED.sub(r"\1", written) if len(written) <= 2 * MAX_TAG_CHARS else written
+        if len(value) > MAX_TAG_CHARS:
+            raise _line_error(
+                number, f"the tag {name} is {len(value)} characters; at most {MAX_TAG_CHARS}"
+            )
         tags[name] = value
     return tags
 
@@ -147,31 +197,31 @@ def _rules_from_tags(tags: dict[str, str]) -> Rules:
         found = tags.get("Format")
         raise NotationError(
             "Format",
-            f'this reader reads [Format "{FORMAT}"], not {found!r}'
+            f'this reader reads [Format "{FORMAT}"], not {shown(found)}'
             if found
             else f'a record starts with the tag [Format "{FORMAT}"]',
         )
     if "Players" not in tags:
         raise NotationError("Players", 'a record names its number of seats: [Players "4"]')
-    if not tags["Players"].isdigit():
-        raise NotationError("Players", f"{tags['Players']!r} is not a number of players")
     threshold = tags.get("Threshold", "single")
-    if threshold != "single" and not threshold.isdigit():
-        raise NotationError("Threshold", f"{threshold!r}: write single, or a number like 100")
+    if threshold != "single" and not is_digits(threshold):
+        raise NotationError("Threshold", f"{shown(threshold)}: write single, or a number like 100")
     return Rules(
-        players=int(tags["Players"]),
-        push=tags.get("Push", "slide"),
-        first=tags.get("First", "lowest"),
-        threshold=None if threshold == "single" else int(threshold),
+        players=read_number(tags["Players"], "Players", most=SEAT_MAX),
+        push=_one_of(tags.get("Push", "slide"), VARIANTS, "Push"),
+        first=_one_of(tags.get("First", "lowest"), FIRST_RULES, "First"),
+        threshold=None if threshold == "single" else read_number(threshold, "Threshold"),
     )
 
 
-def _optional_number(tags: dict[str, str], name: str) -> int | None:
-    if name not in tags:
-        return None
-    if not tags[name].isdigit():
-        raise NotationError(name, f"{tags[name]!r} is not a number ≥ 0")
-    return int(tags[name])
+def _one_of(value: str, choices: tuple[str, ...], tag: str) -> str:
+    if value not in choices:
+        raise NotationError(tag, f"{shown(value)}: write {' or '.join(choices)}")
+    return value
+
+
+def _optional_number(tags: dict[str, str], name: str, most: int) -> int | None:
+    return read_number(tags[name], name, most=most) if name in tags else None
 
 
 def _parse_pile(text: str, number: int) -> tuple[int, ...]:
@@ -187,7 +237,7 @@ def _parse_move(text: str, number: int) -> Move:
     try:
         action = parse_action(text)
     except NotationError as error:
-        raise _line_error(number, f"{text!r}: {error.field}: {error.message}") from None
+        raise _line_error(number, f"{shown(text)}: {error.field}: {error.message}") from None
     assert not isinstance(action, NewRound)  # parse_action reads reveal, take and push only
     return action
 
@@ -203,7 +253,7 @@ def _expect(lines: _Lines, keyword: str) -> tuple[int, str]:
     number, line = lines.take()
     head, _, rest = line.partition(" ")
     if head != keyword:
-        raise _line_error(number, f"expected a {keyword!r} line here, found {line!r}")
+        raise _line_error(number, f"expected a {keyword!r} line here, found {shown(line)}")
     return number, rest.strip()
 
 
@@ -219,13 +269,17 @@ def _seat_values(text: str, number: int, players: int, what: str) -> list[str]:
 def _parse_round(lines: _Lines, round_number: int, players: int) -> RoundRecord:
     number, rest = _expect(lines, "round")
     if rest != str(round_number):
-        raise _line_error(number, f"expected 'round {round_number}', found 'round {rest}'")
+        raise _line_error(
+            number, f"expected 'round {round_number}', found {shown('round ' + rest)}"
+        )
     grids = []
     for seat in range(players):
         number, rest = _expect(lines, "grid")
         seat_text, _, grid_text = rest.partition(" ")
         if seat_text != str(seat):
-            raise _line_error(number, f"expected the grid of seat {seat}, found seat {seat_text!r}")
+            raise _line_error(
+                number, f"expected the grid of seat {seat}, found seat {shown(seat_text)}"
+            )
         try:
             grids.append(parse_grid(grid_text, allow_hole=False))
         except NotationError as error:
@@ -234,14 +288,14 @@ def _parse_round(lines: _Lines, round_number: int, players: int) -> RoundRecord:
     deal = Deal(grids=tuple(grids), pile=_parse_pile(rest, number))
     moves: list[Move] = []
     turn = 0
-    while (line := lines.peek()) is not None and line[0].isdigit():
+    while (line := lines.peek()) is not None and line[0] in "0123456789":
         number, line = lines.take()
-        match = _TURN.match(line)
+        match = _TURN.fullmatch(line)
         if match is None:
-            raise _line_error(number, f"{line!r}: a turn line is 'N. action, action, …'")
+            raise _line_error(number, f"{shown(line)}: a turn line is 'N. action, action, …'")
         turn += 1
-        if int(match.group(1)) != turn:
-            raise _line_error(number, f"expected turn {turn}, found turn {match.group(1)}")
+        if match.group(1) != str(turn):
+            raise _line_error(number, f"expected turn {turn}, found turn {shown(match.group(1))}")
         moves.extend(_parse_move(item.strip(), number) for item in match.group(2).split(","))
     scores = None
     if _head(lines.peek()) == "scores":
@@ -263,7 +317,7 @@ def _parse_round(lines: _Lines, round_number: int, players: int) -> RoundRecord:
 def _parse_seat_score(item: str, number: int) -> SeatScore:
     points, slash, remaining = item.partition("/")
     if not slash:
-        raise _line_error(number, f"{item!r}: a seat's score is POINTS/CARDS, like 19/5")
+        raise _line_error(number, f"{shown(item)}: a seat's score is POINTS/CARDS, like 19/5")
     return SeatScore(_number(points, number, "points"), _number(remaining, number, "cards left"))
 
 
@@ -274,6 +328,10 @@ def parse_record(text: str) -> GameRecord:
     else is as format_record writes it, so `format_record(parse_record(t)) == t` for every
     canonical text t.
     """
+    if len(text) > MAX_RECORD_CHARS:
+        raise NotationError(
+            "record", f"longer than {MAX_RECORD_CHARS} characters: a record is at most that long"
+        )
     lines = _Lines(text)
     tags = _parse_tags(lines)
     rules = _rules_from_tags(tags)
@@ -289,14 +347,14 @@ def parse_record(text: str) -> GameRecord:
         )
     if lines.peek() is not None:
         number, line = lines.take()
-        raise _line_error(number, f"unexpected {line!r}: expected a round, places or the end")
+        raise _line_error(number, f"unexpected {shown(line)}: expected a round, places or the end")
     if not rounds:
         raise NotationError("record", "a record holds at least one round: 'round 1' and its deal")
     return GameRecord(
         rules=rules,
         rounds=tuple(rounds),
-        first_player=_optional_number(tags, "FirstSeat"),
-        seed=_optional_number(tags, "Seed"),
+        first_player=_optional_number(tags, "FirstSeat", SEAT_MAX),
+        seed=_optional_number(tags, "Seed", SEED_MAX),
         event=tags.get("Event"),
         date=tags.get("Date"),
         places=places,
