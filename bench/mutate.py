@@ -639,6 +639,15 @@ def selected(module: str, wanted: Sequence[str] | None) -> bool:
     return wanted is None or any(module == w or module.endswith("." + w) for w in wanted)
 
 
+def draw(mutants: list[Mutant], sample: int | None, seed: int) -> list[Mutant]:
+    """`sample` of the mutants, drawn uniformly with `seed`, in their listed order (all of
+    them without a sample): the same seed draws the same mutants."""
+    if sample is None or sample >= len(mutants):
+        return mutants
+    picked = sorted(random.Random(seed).sample(range(len(mutants)), sample))
+    return [mutants[k] for k in picked]
+
+
 def measure(
     engines: Sequence[str], modules: Sequence[str] | None = None, sample: int | None = None,
     seed: int = 0, suite_dir: Path | None = None, jobs: int = 1, case_timeout: float = 5.0,
@@ -655,10 +664,7 @@ def measure(
         for mutant in mutants_of(engine, module)
         if only is None or mutant.key in only
     ]
-    chosen = everything
-    if sample is not None and sample < len(everything):
-        picked = sorted(random.Random(seed).sample(range(len(everything)), sample))
-        chosen = [everything[k] for k in picked]
+    chosen = draw(everything, sample, seed)
     cases = len(load_suite(suite_dir))
     found = Measurement(list(engines), seed, sample, str(suite_dir), cases, len(everything))
     executed: dict[str, set[int]] = {}
