@@ -155,12 +155,19 @@ DELETABLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Continue, a
 
 
 def is_docstring(node: ast.AST) -> bool:
-    """A string standing alone as a statement: a docstring or an attribute's docstring."""
+    """A string standing alone as a statement (a docstring, an attribute's docstring), or the
+    `...` body of a Protocol's method: text for readers and mypy, no code."""
     return (
         isinstance(node, ast.Expr)
         and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
+        and (isinstance(node.value.value, str) or node.value.value is Ellipsis)
     )
+
+
+def is_strict_flag(node: ast.AST) -> bool:
+    """`zip(..., strict=True)` asserts equal lengths, like an `assert` (not mutated either):
+    in code whose lengths are equal, flipping it changes nothing."""
+    return isinstance(node, ast.keyword) and node.arg == "strict"
 
 
 def is_guard_block(node: ast.AST) -> bool:
@@ -215,8 +222,10 @@ class SiteFinder:
 
     def child(self, parent: ast.AST, name: str, position: int | None, node: ast.AST) -> None:
         if isinstance(node, ast.Import | ast.ImportFrom | ast.Assert | ast.JoinedStr):
-            return
+            return  # imports, invariant checks and message texts
         if is_docstring(node) or is_guard_block(node) or is_all_assignment(node):
+            return
+        if is_strict_flag(node):
             return
         if isinstance(node, ast.stmt):
             outer, self.statement = self.statement, node
@@ -442,7 +451,7 @@ def judge_suite(job: dict[str, Any]) -> dict[str, Any]:
         else:
             tree = mutated_tree(Mutant(**job["mutant"]))
         hook = MutantFinder(job["module"], tree, module_file(job["module"]))
-    files = [str(module_file(m)) for m in RULE_MODULES[job["engine"]]]
+    files = {str(module_file(m)): m for m in RULE_MODULES[job["engine"]]}
     for name in [n for n in sys.modules if n.startswith(("dekal_ref", "dekal."))]:
         if name not in JUDGE:
             del sys.modules[name]  # the engine's modules are imported again, after the hook
@@ -452,7 +461,7 @@ def judge_suite(job: dict[str, Any]) -> dict[str, Any]:
     if job.get("coverage"):
         import coverage
 
-        measure = coverage.Coverage(data_file=None, include=files, branch=False)
+        measure = coverage.Coverage(data_file=None, include=list(files), branch=False)
         measure.start()
 
     def factory() -> Any:
@@ -482,7 +491,10 @@ def judge_suite(job: dict[str, Any]) -> dict[str, Any]:
     if measure is not None:
         measure.stop()
         data = measure.get_data()
-        verdict["executed"] = {f: sorted(data.lines(f) or ()) for f in data.measured_files()}
+        verdict["executed"] = {
+            files[str(Path(name).resolve())]: sorted(data.lines(name) or ())
+            for name in data.measured_files()
+        }  # by module name: the caller may find the same module at another path
     return verdict
 
 
@@ -608,7 +620,7 @@ class Measurement:
 
 
 class Progress:
-    """A one-line progress bar on stderr (silent when stderr is not a terminal)."""
+    """A one-line progress bar on stderr (a line per tenth when stderr is not a terminal)."""
 
     def __init__(self, total: int, label: str) -> None:
         self.total, self.label, self.done = total, label, 0
@@ -617,7 +629,11 @@ class Progress:
 
     def step(self, note: str = "") -> None:
         self.done += 1
-        if not self.live:
+        if not self.live:  # a log: one plain line per tenth
+            if self.done * 10 // max(self.total, 1) != (self.done - 1) * 10 // max(self.total, 1):
+                elapsed = time.monotonic() - self.started
+                print(f"{self.label}: {self.done}/{self.total} in {elapsed:.0f} s",
+                      file=sys.stderr, flush=True)  # fmt: skip
             return
         width = 30
         filled = width * self.done // max(self.total, 1)
@@ -678,14 +694,12 @@ def measure(
                 f"the unmutated {engine} engine does not pass the suite: case "
                 f"{baseline.get('case')}: {baseline.get('detail')}"
             )
-        for name, lines in baseline["executed"].items():
-            executed[str(Path(name).resolve())] = set(lines)
+        executed.update((module, set(lines)) for module, lines in baseline["executed"].items())
         wall_limits[engine] = 30.0 + 10.0 * baseline["seconds"]
     equivalents = load_equivalents(equivalents_path)
     runs: list[Mutant] = []
     for mutant in chosen:
-        ran = mutant.statement_line in executed.get(str(module_file(mutant.module)), set())
-        if ran:
+        if mutant.statement_line in executed.get(mutant.module, set()):
             runs.append(mutant)
         else:
             found.results.append(Result(mutant, "not executed", False))
