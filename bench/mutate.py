@@ -385,7 +385,8 @@ def diff_lines(mutant: Mutant) -> tuple[str, str]:
         else:
             changed = start.decode() + ast.unparse(site.replacement) + stop.decode()
         return line.strip(), changed.strip()
-    return line.strip(), f"{short(mutant.before)}  →  {short(mutant.after)}"
+    # a node over several lines: its first line, then the change in short
+    return short(line.strip() + " …", 90), f"{short(mutant.before)}  →  {short(mutant.after)}"
 
 
 # -- the worker: one mutant, one fresh process ---------------------------------------------
@@ -779,7 +780,8 @@ def text_report(found: Measurement) -> str:
         lines += ["", f"Equivalent mutants ({len(equivalent)}, see {EQUIVALENTS_FILE.name}):"]
         for result in equivalent:
             m = result.mutant
-            lines.append(f"  {shown_path(m.module)}:{m.line}  {m.change}  ({result.reason})")
+            lines.append(f"  {shown_path(m.module)}:{m.line}  {diff_lines(m)[1]}")
+            lines.append(f"      ({result.reason})")
     if found.stale_equivalents:
         lines += ["", "Listed as equivalent but killed (remove from the list):"]
         lines += [f"  {note}" for note in found.stale_equivalents]
