@@ -93,7 +93,7 @@ legal actions, the scores) is shown with the expected and actual positions side 
 "ID  reason" (or a JSON object ID -> reason): they count as expected failures, and a listed
 case that passes is reported as an unexpected pass.
 
---smoke runs one short case per rule and kind of case (about 30 cases, a few seconds):
+--smoke runs one short case per rule and kind of case (about 40 cases, a few seconds):
 a first check before the whole suite. --fail-fast stops at the first unexpected failure.
 
 \b

@@ -101,9 +101,10 @@ def differing_fields(expected: str, actual: str) -> list[str]:
 
 
 def action_word(sent: str) -> str:
-    """`reveal`, `take`, `push`, `new_round` or `new_game` for a step's request in words."""
+    """`reveal`, `take`, `push`, `new_round`, `position` (a game started from a position
+    line) or `new_game` for a step's request in words."""
     word = sent.split(" ", 1)[0]
-    return word if word in ("reveal", "take", "push", "new_round") else "new_game"
+    return word if word in ("reveal", "take", "push", "new_round", "position") else "new_game"
 
 
 def action_rule(sent: str, variant: Variant) -> str:
@@ -114,6 +115,7 @@ def action_rule(sent: str, variant: Variant) -> str:
         "push": variant.push_rule,
         "new_round": "M5",
         "new_game": "M3",
+        "position": "M3",
     }[action_word(sent)]
 
 
@@ -249,6 +251,8 @@ def _step_rule(word: str, field: str, expected: str) -> str:
         return "F2"  # only a tie-break draw takes cards from the pile during a round
     if word == "new_game":
         return "M3"
+    if word == "position":
+        return _loaded_position_rule(base, expected, variant)
     if base == "round.turn":
         return "T5"  # the turn counter moves when the token passes
     if word == "reveal":
@@ -259,6 +263,25 @@ def _step_rule(word: str, field: str, expected: str) -> str:
     if base == "phase":
         return _after_push_rule(expected, variant)
     return variant.push_rule
+
+
+def blame_refused_position(position: str) -> Blame:
+    """An engine refuses a reachable position line (feature `position`): it disagrees with
+    the rule that decides who acts there, the field a position states and an engine derives
+    (the token from the start seat and the turn, T5; the reveal, T1; the round's end)."""
+    return Blame(_loaded_position_rule("phase", position, variant_of(position)), "verdict")
+
+
+def _loaded_position_rule(base: str, expected: str, variant: Variant) -> str:
+    """A game started from a position line shows it back otherwise: the field names the rule
+    the engine reads wrongly (the seat to act follows the token, T5; the picks are T1's; the
+    centre T3's; the grids, M3's notation of face-down cards)."""
+    if base == "phase":
+        phase = position_fields(expected).get("phase", "")
+        if phase in ("next", "over"):
+            return variant.end_rule
+        return "T5" if "@" in phase else "T1"
+    return {"picks": "T1", "centre": "T3"}.get(base, "M3")
 
 
 def _after_reveal_rule(base: str, expected: str) -> str:

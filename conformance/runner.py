@@ -31,6 +31,7 @@ from dekal.conformance.attribution import (
     blame_perft_moves,
     blame_position,
     blame_public,
+    blame_refused_position,
     blame_refused_step_moved,
     blame_result,
     blame_verdict,
@@ -280,8 +281,14 @@ class CaseRun:
             raise diverge(0, "new_game", what, self.blame_now)
 
     def new_game(self) -> None:
-        """The case's set-up, which the engine must accept (M3 and the rules it checks)."""
+        """The case's set-up, which the engine must accept (M3 and the rules it checks).
+
+        A game started from a position line that the engine refuses is blamed by
+        attribution.blame_refused_position: the position is reachable, so the engine reads
+        otherwise the rule of who acts in it."""
         self.blame_now = blame_verdict("new_game", "", {"ok": True})
+        if "position" in self.case["setup"]:
+            self.blame_now = blame_refused_position(str(self.case["setup"]["position"]))
         reply = self.ask("new_game", **self.case["setup"])
         if not reply.get("ok"):
             what = f"expected the set-up accepted, the engine {describe_reply(reply)}"
@@ -289,7 +296,8 @@ class CaseRun:
 
     def start(self) -> str:
         self.new_game()
-        return self.check_position(0, "new_game", self.case["start"]["position"])
+        sent = "position" if "position" in self.case["setup"] else "new_game"
+        return self.check_position(0, sent, self.case["start"]["position"])
 
     def check_position(
         self,

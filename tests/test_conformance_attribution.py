@@ -139,3 +139,15 @@ def test_a_wrong_rules_line_is_blamed_on_the_variant_it_gets_wrong() -> None:
     assert blame_position("new_game", AFTER_PUSH, rules("slide/chosen/single")).rule == "F1"
     assert blame_position("new_game", AFTER_PUSH, rules("slide/lowest/100")).rule == "S4"
     assert blame_position("new_game", AFTER_PUSH, rules("slide")).rule == "M3"
+
+
+def test_a_refused_position_line_is_blamed_on_who_acts_in_it() -> None:
+    from dekal.conformance.attribution import blame_refused_position
+
+    assert blame_refused_position(TAKEN) == Blame("T5", "verdict")  # push@0: the token's seat
+    assert blame_refused_position(TURN_ENDED).rule == "T1"
+    assert blame_refused_position(changed(TURN_ENDED, 2, "over")).rule == "T5"
+    assert (
+        blame_refused_position(changed(changed(TURN_ENDED, 2, "next"), 0, "slide/lowest/100")).rule
+        == "S4"
+    )

@@ -59,7 +59,10 @@ class Planted:
     def __init__(self, *faults: str, deals: str = "given", position: bool = False) -> None:
         self.faults = set(faults)
         self.deals, self.position = deals, position
-        self.adapter = ProtocolAdapter(dekal_ref)
+        # the position feature is claimed only when asked for (it is what lets fuzz shrink
+        # the games of an engine that deals for itself)
+        claims = ("match", "perft", "public", "seeded-deal")
+        self.adapter = ProtocolAdapter(dekal_ref, features=claims)
         self.dealer = random.Random(12345)
 
     def handle(self, request: Message) -> Message:

@@ -122,7 +122,8 @@ def test_svg_to_a_folder_that_does_not_exist_is_one_line_error(tmp_path: Path) -
 
 def test_svg_to_stdout_and_json_cannot_share_standard_output() -> None:
     shown = dekal("show", GRID, "--svg", "-", "--json")
-    assert shown.exit_code == 2 and "choose one" in shown.stderr
+    # under --json the refusal is itself the one JSON object on standard output
+    assert shown.exit_code == 2 and "choose one" in json.loads(shown.stdout)["error"]["message"]
 
 
 def test_six_seats_fill_rows_as_wide_as_the_terminal() -> None:
