@@ -433,7 +433,7 @@ def report(
     results: Annotated[
         list[Path],
         typer.Argument(
-            metavar="RESULTS.json...", help="Reports of `run --json`.", parser=input_path
+            metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path
         ),
     ],
     html_file: HtmlFile = None,
