@@ -160,6 +160,7 @@ def bundled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     saved = tmp_path_factory.mktemp("bundled") / "ref.json"
     code, out = dekal("conformance", "run", "--engine", "ref", "--filter", "S1", "--json")
     assert code == 0
+    assert [e["hello"]["name"] for e in json.loads(out)["engines"]] == ["dekal-ref"]
     saved.write_text(out, "utf-8")
     return saved
 
@@ -173,9 +174,8 @@ def test_the_page_is_well_formed_and_self_contained(broken: tuple[dict, str, Pat
     elements = parsed(page)
     tags = {tag for tag, _ in elements.tags}
     assert "script" not in tags and "link" not in tags and "img" not in tags
-    assert "http://" not in page.replace(f"xmlns={SVG[1:-1]!r}", "").replace(
-        'xmlns="http://www.w3.org/2000/svg"', ""
-    )
+    assert not [a for _, a in elements.tags if "src" in a or "href" in a]
+    assert "<style>" in page
 
 
 @needs_node
@@ -252,6 +252,51 @@ def test_a_grid_failure_draws_each_sides_cancelled_cells(tmp_path: Path) -> None
         assert cancelled == set(marks), side
 
 
+@needs_node
+def test_a_push_failure_outlines_the_cells_that_differ(tmp_path: Path) -> None:
+    page = tmp_path / "shift.html"
+    code, out = dekal("conformance", "run", "--engine", js("shift-copies"), "--filter",
+                      "push-0002", "--json", "--html", str(page))  # fmt: skip
+    (case,) = json.loads(out)["engines"][0]["cases"]
+    expected, actual = case["divergence"]["expected"], case["divergence"]["actual"]
+    section = failure_sections(page.read_text("utf-8"))[case["id"]]
+    assert code == 1 and 'data-rule="P1" data-field="grid"' in section
+    assert f"<code>{case['divergence']['sent']}</code>" in section
+    differing = {
+        "abcd"[cell % 4] + str(cell // 4 + 1)
+        for cell, (a, b) in enumerate(
+            zip(expected.replace("/", ""), actual.replace("/", ""), strict=True)
+        )
+        if a != b
+    }
+    for side, grid in (("expected", expected), ("engine", actual)):
+        (svg,) = side_svgs(section, side)
+        root = ET.fromstring(svg)
+        cards = [g for g in root.iter(f"{SVG}g") if g.get("class") == "card"]
+        assert {g.get("data-cell") for g in cards if g.get("data-differs")} == differing
+        assert svg_cards(svg) == cards_of_position(f"r c p s {grid}")
+
+
+@needs_node
+def test_a_result_failure_is_a_table_of_both_results(tmp_path: Path) -> None:
+    page = tmp_path / "diagonal.html"
+    code, out = dekal("conformance", "run", "--engine", js("diagonal"), "--filter", "game-0002",
+                      "--json", "--html", str(page))  # fmt: skip
+    (case,) = json.loads(out)["engines"][0]["cases"]
+    assert code == 1 and case["divergence"]["kind"] == "result"
+    elements = parsed(failure_sections(page.read_text("utf-8"))[case["id"]])
+    rows = [a for tag, a in elements.tags if tag == "tr" and "data-side" in a]
+    results = {"expected": case["divergence"]["expected"], "engine": case["divergence"]["actual"]}
+    seats = len(json.loads(results["expected"])["scores"])
+    assert [(r["data-seat"], r["data-side"]) for r in rows] == [
+        (str(seat), side) for seat in range(seats) for side in ("expected", "engine")
+    ]
+    points = [json.loads(results[r["data-side"]])["scores"][int(r["data-seat"])]["points"]
+              for r in rows]  # fmt: skip
+    shown = elements.text
+    assert all(str(p) in shown for p in points)
+
+
 def test_engine_text_is_escaped_in_the_page(bundled: Path, tmp_path: Path) -> None:
     report = json.loads(bundled.read_text("utf-8"))
     engine = report["engines"][0]
@@ -282,6 +327,18 @@ def test_report_of_two_files_shows_two_engine_columns(
     assert columns == ["dekal-js (bug: token-right)", "dekal-ref"]
     cells = matrix_cells(elements)
     assert cells["S1", "1"] == json.loads(bundled.read_text())["engines"][0]["rules"]["S1"]
+
+
+def test_report_json_merges_the_engines_of_every_file(
+    broken: tuple[dict, str, Path], bundled: Path
+) -> None:
+    code, out = dekal("conformance", "report", str(broken[2]), str(bundled), "--json")
+    merged = json.loads(out)
+    assert code == 1 and merged["ok"] is False and merged["report_version"] == 1
+    assert [e["hello"]["name"] for e in merged["engines"]] == [
+        "dekal-js (bug: token-right)",
+        "dekal-ref",
+    ]
 
 
 def test_report_of_a_passing_run_exits_0(bundled: Path, tmp_path: Path) -> None:
