@@ -33,6 +33,7 @@ from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.json_reading import read_json
 from dekal_ref.notation import HOLE, SIZE, Grid, cell_name, parse_grid, parse_value
 from dekal_ref.position import HIDDEN_LETTERS, parse_position
+from dekal_ref.reading import shortened
 from dekal_ref.svg import SVG_NAMESPACE, grid_svg, position_svg
 
 KNOWN_VERSIONS = (1,)
@@ -80,7 +81,7 @@ def check_report(data: Any, where: str) -> dict[str, Any]:
     if version not in KNOWN_VERSIONS:
         raise ReportError(
             where,
-            f"report_version {_short(json.dumps(version))} is not known: "
+            f"report_version {shortened(json.dumps(version))} is not known: "
             f"this dekal reads version {', '.join(map(str, KNOWN_VERSIONS))}",
         )
     engines = data.get("engines")
@@ -97,7 +98,7 @@ def check_report(data: Any, where: str) -> dict[str, Any]:
             if not isinstance(row, dict) or not all(
                 isinstance(row.get(s, 0), int) for s in STATUSES
             ):
-                raise ReportError(f"{field}.rules.{_short(rule)}", "counts of cases expected")
+                raise ReportError(f"{field}.rules.{shortened(rule)}", "counts of cases expected")
         for index, case in enumerate(engine["cases"]):
             if not isinstance(case, dict) or not isinstance(case.get("id"), str):
                 raise ReportError(f"{field}.cases[{index}]", "a case with a text id is expected")
@@ -363,7 +364,7 @@ def result_html(expected: str, actual: str) -> str:
         want, got = read_json(expected, "expected"), read_json(actual, "engine")
         rows = ["<tr><th>seat</th><th>side</th><th>points</th><th>cards left</th>"
                 "<th>total</th><th>cancelled</th></tr>"]  # fmt: skip
-        seats = max(len(want["scores"]), len(got["scores"]))
+        seats = min(max(len(want["scores"]), len(got["scores"])), MAX_SEATS)
         for seat in range(seats):
             sides = [("expected", _seat(want, seat)), ("engine", _seat(got, seat))]
             cls = ' class="differs"' if sides[0][1] != sides[1][1] else ""

@@ -18,10 +18,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from dekal.cli.app import app
 from dekal.conformance.coverage import RULE_ORDER
+from dekal.conformance.html_report import check_report, html_page
+from dekal_ref.errors import NotationError
 from dekal_ref.position import parse_position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -314,6 +318,53 @@ def test_engine_text_is_escaped_in_the_page(bundled: Path, tmp_path: Path) -> No
     assert "script" not in {tag for tag, _ in elements.tags}
     assert "&lt;script&gt;" in text
     assert len(text) < 200_000  # the message, 31 000 characters, is cut
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=30)
+    | st.sampled_from(["position", "grid", "result", "text", "fail", "<b>", "a1", "1.2"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=12,
+)  # fmt: skip
+
+
+def paths(value: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Every place in a JSON value, as the keys and indexes that lead to it."""
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += paths(item, (*prefix, index))
+    return found
+
+
+@needs_node
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_saved_report_is_drawn_or_refused_in_one_line(
+    broken: tuple[dict, str, Path], data: st.DataObject
+) -> None:
+    """Whatever a saved report holds in any one place, it is a page or one NotationError."""
+    small = json.loads(json.dumps(broken[0]))
+    engine = small["engines"][0]
+    engine["cases"] = [c for c in engine["cases"] if c["status"] == "fail"][:2]
+    place = data.draw(st.sampled_from(paths(small)[1:]))
+    value = data.draw(JSON_VALUES)
+    target = small
+    for key in place[:-1]:
+        target = target[key]
+    target[place[-1]] = value
+    try:
+        page = html_page([check_report(small, "saved.json")])
+    except NotationError as error:
+        assert "\n" not in str(error)
+    else:
+        parsed(page)
 
 
 def test_report_of_two_files_shows_two_engine_columns(
