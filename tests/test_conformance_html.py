@@ -496,3 +496,19 @@ def test_a_browser_shows_the_broken_rules_failures(
     assert cells["T5", "0"]["fail"] == rules["T5"]["fail"] > 0
     assert cells["S1", "0"]["fail"] == 0 and cells["S1", "0"]["pass"] == rules["S1"]["pass"]
     assert "<svg" in dom and 'data-case="' in dom
+
+
+def test_without_chromium_the_browser_test_fails_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="chromium is not installed"):
+        chromium()
+
+
+def test_without_chromium_the_browser_test_skips_outside_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        chromium()
