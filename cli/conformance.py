@@ -87,6 +87,7 @@ legal actions, the scores) is shown with the expected and actual positions side 
     dekal conformance run --engine "node examples/engines/js/engine.js"
     dekal conformance run --python mypkg.engine:make_engine --filter P1,T3
     dekal conformance run          # our reference and optimized engines
+    dekal conformance run --engine ref      # only the reference (or: --engine fast)
 
 --filter keeps the cases whose ID, ID prefix, rule ID or kind is listed (comma separated):
 "T3", "perft", "P1-neg", "game-0007". --expect FILE lists known failures, one per line
@@ -98,6 +99,14 @@ a first check before the whole suite. --fail-fast stops at the first unexpected 
 
 \b
     dekal conformance run --engine "./my-engine" --smoke --fail-fast
+
+--html FILE writes the report as one self-contained web page (the matrix, coverage, every
+failure with its positions drawn); --badge FILE writes an SVG badge of the first engine's
+must-level coverage of what it claims. `dekal conformance report` draws both again from
+saved --json reports.
+
+\b
+    dekal conformance run --engine "./my-engine" --html report.html --badge badge.svg
 
 The report is a rule × result matrix (a failure counts under the one rule its first
 divergence breaks, named with the field that shows it: "S3 (ranking)"), the coverage (per
@@ -182,6 +191,10 @@ def advancer(progress: Progress) -> Callable[[object], None]:
     return lambda _: progress.advance(task)
 
 
+BUNDLED = ("ref", "fast")
+"""--engine names that mean our own engines (dekal_ref, dekal) rather than a command."""
+
+
 def engines_to_run(engine: str | None, python: str | None, timeout: float) -> list[Engine]:
     """The engines a command drives: a subprocess, a Python factory, or our two engines."""
     if engine and python:
@@ -195,11 +208,13 @@ def engines_to_run(engine: str | None, python: str | None, timeout: float) -> li
         except (Exception, SystemExit) as error:  # importing runs the user's code: anything
             fail(f"--python {shortened(python)}: {type(error).__name__}: {error}", EXIT_ENGINE)
     try:
+        if engine in BUNDLED:  # `--engine ref`: our engine, not a command named ref
+            return [bundled_engine(engine, timeout)]
         if engine:
             return [SubprocessEngine(engine, timeout)]
         if factory is not None:
             return [InProcessEngine(factory, str(python), timeout)]
-        return [bundled_engine(name, timeout) for name in ("ref", "fast")]
+        return [bundled_engine(name, timeout) for name in BUNDLED]
     except EngineUnusable as error:
         fail(f"engine unusable: {error}", EXIT_ENGINE)
 
@@ -212,7 +227,7 @@ EngineCommand = Annotated[
     typer.Option(
         "--engine",
         metavar="COMMAND",
-        help="Command line of an engine speaking the protocol.",
+        help="Command line of an engine speaking the protocol; ref or fast: our own engines.",
         parser=command_line,
     ),
 ]
@@ -232,6 +247,24 @@ Seconds = Annotated[
         metavar="SECONDS",
         help="Seconds allowed per case (run) or per request (fuzz), 0 < s ≤ 604800.",
         parser=parse_seconds,
+    ),
+]
+HtmlFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--html",
+        metavar="FILE",
+        help="Write the report as one self-contained HTML page (an existing file is overwritten).",
+        parser=output_file,
+    ),
+]
+BadgeFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--badge",
+        metavar="FILE",
+        help="Write an SVG badge of the first engine's claimed must-level coverage.",
+        parser=output_file,
     ),
 ]
 JsonFlag = Annotated[
@@ -272,6 +305,8 @@ def run(
             parser=output_file,
         ),
     ] = None,
+    html_file: HtmlFile = None,
+    badge: BadgeFile = None,
     json_output: JsonFlag = False,
     timeout: Seconds = DEFAULT_TIMEOUT,
     strict: Annotated[
@@ -342,13 +377,101 @@ def run(
             junit.write_text(junit_xml(runs), "utf-8")
         except OSError as error:  # checked before the run; the disk can still refuse
             fail(f"{junit}: {error.strerror}", kind="input", field="--junit")
+    report = report_json(runs)
+    write_pictures(report, html_file, badge, show)
     if json_output:
-        print_json(report_json(runs))
+        print_json(report)
     else:
         out.print("\n\n".join(run_text(r, show) for r in runs), markup=False, highlight=False)
     if any(r.aborted for r in runs):
         raise typer.Exit(EXIT_ENGINE)
     raise typer.Exit(EXIT_VERDICT if any(r.unexpected for r in runs) else EXIT_OK)
+
+
+def write_file(path: Path, text: str, option: str) -> None:
+    try:  # checked before the work; the disk can still refuse
+        path.write_text(text, "utf-8")
+    except OSError as error:
+        fail(f"{path}: {error.strerror}", kind="input", field=option)
+
+
+def write_pictures(
+    report: dict[str, object], html_file: Path | None, badge: Path | None, show: int
+) -> None:
+    """--html and --badge: the page and the badge of a JSON report (report_json's shape)."""
+    from dekal.conformance.badge import report_badge
+    from dekal.conformance.html_report import html_page
+
+    if html_file is not None:
+        write_file(html_file, html_page([report], show), "--html")
+    if badge is not None:
+        write_file(badge, report_badge(report), "--badge")
+
+
+REPORT_HELP = """Draw saved JSON reports (of `run --json`) as one HTML page, and a badge.
+
+Every engine of every report gets a column of the rule × engine matrix, side by side:
+compare builds, or your engine with ours, without running anything again.
+
+\b
+    dekal conformance run --engine "./my-engine" --json > mine.json
+    dekal conformance run --json > ours.json
+    dekal conformance report mine.json ours.json --html report.html
+    dekal conformance report mine.json --badge badge.svg
+
+The badge shows the first engine's must-level coverage of what it claims
+("dekal conformance | 1360/1360"): green when every claimed must case passes, red
+otherwise. The files are read as untrusted input; a report_version this dekal does not
+know is refused.
+
+Exit codes: 0 every report passed; 1 a report has unexpected failures (as `run` said);
+2 bad usage or a file that is not a known report.
+"""
+
+
+def report(
+    results: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path
+        ),
+    ],
+    html_file: HtmlFile = None,
+    badge: BadgeFile = None,
+    show: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="How many failures per engine to draw in full.",
+            parser=whole_number(0, 1_000_000),
+        ),
+    ] = 20,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the reports merged into one JSON report.")
+    ] = False,
+) -> None:
+    from dekal.conformance.badge import report_badge
+    from dekal.conformance.html_report import html_page, read_report
+
+    if html_file is None and badge is None and not json_output:
+        fail("give --html FILE, --badge FILE or --json (see --help)")
+    reports = []
+    for path in results:
+        text = read_text_file(path, "RESULTS", MAX_JSON_CHARS)
+        try:
+            reports.append(read_report(text, str(path)))
+        except NotationError as error:
+            fail(f"{error.field}: {error.message}", kind="input", field="RESULTS")
+    if html_file is not None:
+        write_file(html_file, html_page(reports, show), "--html")
+    if badge is not None:
+        write_file(badge, report_badge(reports[0]), "--badge")
+    ok = all(r.get("ok") is True for r in reports)
+    if json_output:
+        merged = {**reports[0], "ok": ok}
+        merged["engines"] = [engine for r in reports for engine in r["engines"]]
+        print_json(merged)
+    raise typer.Exit(EXIT_OK if ok else EXIT_VERDICT)
 
 
 FUZZ_HELP = """Play seeded random games on an engine and on the reference in lock-step.
@@ -580,4 +703,5 @@ def fuzz_text(report: FuzzReport, label: str) -> str:
 def register(app: typer.Typer) -> None:
     conformance_app.command("run", help=RUN_HELP, cls=DekalCommand)(run)
     conformance_app.command("fuzz", help=FUZZ_HELP, cls=DekalCommand)(fuzz)
+    conformance_app.command("report", help=REPORT_HELP, cls=DekalCommand)(report)
     app.add_typer(conformance_app, name="conformance")
