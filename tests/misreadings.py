@@ -444,8 +444,8 @@ def _(mp: pytest.MonkeyPatch) -> None:
     replace_everywhere(mp, game.take, take)
 
 
-@misreading("public-shows-picks", "M3", "the public view shows which cell each seat picked")
-def _(mp: pytest.MonkeyPatch) -> None:
+def _public_shows_full(mp: pytest.MonkeyPatch, field: int) -> None:
+    """The public view shows one field (by index) as the full position has it."""
     original = position.format_position
 
     def format_position(state: GameState, public: bool = False) -> str:
@@ -453,10 +453,15 @@ def _(mp: pytest.MonkeyPatch) -> None:
         if not public:
             return line
         fields, full = line.split(" "), original(state).split(" ")
-        fields[5] = full[5]
+        fields[field] = full[field]
         return " ".join(fields)
 
     replace_everywhere(mp, original, format_position)
+
+
+@misreading("public-shows-picks", "M3", "the public view shows which cell each seat picked")
+def _(mp: pytest.MonkeyPatch) -> None:
+    _public_shows_full(mp, 5)
 
 
 @misreading("round-needs-no-score", "M5", "a new round may start before the round is scored")
@@ -538,14 +543,4 @@ def _(mp: pytest.MonkeyPatch) -> None:
 
 @misreading("public-shows-pile", "M3", "the public view shows the set-aside pile's cards")
 def _(mp: pytest.MonkeyPatch) -> None:
-    original = position.format_position
-
-    def format_position(state: GameState, public: bool = False) -> str:
-        line = original(state, public)
-        if not public:
-            return line
-        fields, full = line.split(" "), original(state).split(" ")
-        fields[7] = full[7]
-        return " ".join(fields)
-
-    replace_everywhere(mp, original, format_position)
+    _public_shows_full(mp, 7)
