@@ -7,7 +7,16 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dekal.cli.common import EXIT_VERDICT, DekalCommand, err, fail, out, parse_seconds, print_json
+from dekal.cli.common import (
+    EXIT_VERDICT,
+    DekalCommand,
+    err,
+    fail,
+    out,
+    parse_seconds,
+    print_json,
+    text_of_at_most,
+)
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Obligation, Verdict
 from dekal_ref.reading import shown
@@ -23,6 +32,7 @@ out) is a failure, never a proof.
 \b
     dekal prove                      # every obligation, with its time
     dekal prove --only push          # the obligations whose name starts with "push"
+    dekal prove --only push,score    # several prefixes, comma separated (as run --filter)
     dekal prove --list               # names and statements only
     dekal prove --json               # one JSON object: {"proved": bool, "obligations": [...]}
 
@@ -46,7 +56,12 @@ def _line(verdict: Verdict) -> str:
 def prove(
     only: Annotated[
         str | None,
-        typer.Option(metavar="PREFIX", help="Run the obligations whose name starts with this."),
+        typer.Option(
+            metavar="PREFIXES",
+            help="Run the obligations whose name starts with one of these (comma separated),"
+            " like run --filter.",
+            parser=text_of_at_most(10_000),
+        ),
     ] = None,
     timeout: Annotated[
         float,
@@ -61,8 +76,10 @@ def prove(
     ] = False,
     json_output: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
+    prefixes = [token.strip() for token in (only or "").split(",") if token.strip()]
+
     def keep(obligation: Obligation) -> bool:
-        return only is None or obligation.name.startswith(only)
+        return not prefixes or obligation.name.startswith(tuple(prefixes))
 
     chosen = [o for o in OBLIGATIONS if keep(o)]
     if not chosen:

@@ -65,7 +65,7 @@ default every face-down card). --method z3 (default) proves optimality by refuti
 better score; --method search proves it by exhaustion. Every witness is replayed on the
 reference engine before it is printed.
 
---json prints {"min_score", "remaining", "moves": [{"reveal": "b3", "push": "L"}, ...],
+--json prints {"score", "remaining", "moves": [{"reveal": "b3", "push": "L"}, ...],
 "proved_optimal", "seconds", ...} (pushes in spec notation: side, plus line for eject).
 
 --timeout S bounds each method's whole query, --rank included (one clock, shared out

@@ -56,7 +56,7 @@ class Answer:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "min_score": self.points,
+            "score": self.points,
             "remaining": self.remaining,
             "moves": [move.as_json() for move in self.moves],
             "proved_optimal": self.proved_optimal,
@@ -78,7 +78,7 @@ class RankedMove:
     def as_json(self) -> dict[str, Any]:
         return {
             **self.move.as_json(),
-            "best_score": self.points,
+            "score": self.points,
             "remaining": self.remaining,
             "proved_optimal": self.answer.proved_optimal,
             "moves": [move.as_json() for move in self.answer.moves],

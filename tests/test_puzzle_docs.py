@@ -82,7 +82,7 @@ def replays(command: list[str], answer: dict[str, object]) -> bool:
         Move(parse_cell(str(m["reveal"])), parse_push(str(m["push"])))
         for m in answer["moves"]  # type: ignore[attr-defined]
     ]
-    return replay(puzzle, moves).points == answer["min_score"]
+    return replay(puzzle, moves).points == answer["score"]
 
 
 EXAMPLES = examples(DOC.read_text(encoding="utf-8"))

@@ -35,11 +35,11 @@ def test_solve_json_contract(method: str) -> None:
     result = dekal("solve", GRID, "--incoming", "5,3", "--method", method, "--json")
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert {"min_score", "remaining", "moves", "proved_optimal", "seconds"} <= payload.keys()
-    assert isinstance(payload["min_score"], int) and isinstance(payload["seconds"], float)
+    assert {"score", "remaining", "moves", "proved_optimal", "seconds"} <= payload.keys()
+    assert isinstance(payload["score"], int) and isinstance(payload["seconds"], float)
     assert payload["proved_optimal"] is True
     assert [set(m) for m in payload["moves"]] == [{"reveal", "push"}] * 2
-    assert replayed(payload, (5, 3)) == payload["min_score"]
+    assert replayed(payload, (5, 3)) == payload["score"]
 
 
 def test_eject_pushes_name_their_line() -> None:
@@ -47,7 +47,7 @@ def test_eject_pushes_name_their_line() -> None:
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert len(payload["moves"][0]["push"]) == 2  # side and line, like L2
-    assert replayed(payload, (5,), "eject") == payload["min_score"]
+    assert replayed(payload, (5,), "eject") == payload["score"]
 
 
 def test_check_runs_both_methods_and_they_agree() -> None:
@@ -65,7 +65,7 @@ def test_text_output_shows_every_step_and_the_scored_final_grid() -> None:
 
 
 def test_at_most_is_yes_from_the_minimum_and_no_below_it() -> None:
-    best = json.loads(dekal("solve", GRID, "--incoming", "5,3", "--json").stdout)["min_score"]
+    best = json.loads(dekal("solve", GRID, "--incoming", "5,3", "--json").stdout)["score"]
     yes = dekal("solve", GRID, "--incoming", "5,3", "--at-most", str(best), "--json", "--check")
     assert yes.exit_code == 0 and json.loads(yes.stdout)["reachable"] is True
     no = dekal("solve", GRID, "--incoming", "5,3", "--at-most", str(best - 1), "--json")
@@ -86,7 +86,7 @@ def test_rank_lists_every_first_move_best_first() -> None:
     assert result.exit_code == 0, result.output
     ranking = json.loads(result.stdout)["ranking"]
     assert len(ranking) == 48  # every slide push into every face-down cell
-    scores = [(r["best_score"], r["remaining"]) for r in ranking]
+    scores = [(r["score"], r["remaining"]) for r in ranking]
     assert scores == sorted(scores)
 
 
@@ -132,3 +132,10 @@ def test_prove_only_a_family_and_refuse_an_unknown_one() -> None:
     names = [o["name"] for o in json.loads(result.stdout)["obligations"]]
     assert names == ["push.table-slide", "push.table-eject"]
     assert dekal("prove", "--only", "nothing").exit_code == 2
+
+
+def test_prove_only_takes_several_prefixes_like_run_filter() -> None:
+    listed = dekal("prove", "--only", "push.table,bounds", "--list").stdout.split()
+    names = [word for word in listed if "." in word and word.split(".")[0] in ("push", "bounds")]
+    assert {"push.table-slide", "push.table-eject", "bounds.highest", "bounds.lowest"} <= set(names)
+    assert not any(word.startswith(("score.", "symmetry.")) for word in listed)
