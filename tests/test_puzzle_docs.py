@@ -101,8 +101,10 @@ def test_console_example(command: str, expected: str) -> None:
     assert args[0] == "dekal"
     result = runner.invoke(app, args[1:])
     found: list[dict[str, object]] = []
-    assert blurred(result.output, found) == blurred(expected)
-    assert all(replays(args[1:], answer) for answer in found)
+    shown: list[dict[str, object]] = []
+    assert blurred(result.output, found) == blurred(expected, shown)
+    # Z3 may answer with other moves than the page shows: both must reach the same score
+    assert all(replays(args[1:], answer) for answer in found + shown)
     if expected.startswith("error:"):
         assert result.exit_code == 2
     elif "no, unreachable" in expected:
