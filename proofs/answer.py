@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal.proofs.replay import Outcome, certify
 
@@ -109,3 +110,23 @@ def certified(
         proof=proof,
         stats=stats or {},
     )
+
+
+def rank_first_moves(
+    firsts: Sequence[Move],
+    best_after: Callable[[Move, Deadline], Answer],
+    method: str,
+    deadline: Deadline,
+    progress: Progress = quiet,
+) -> list[RankedMove]:
+    """Every first move with the best (score, cards) reachable after it, best first: the
+    `--rank` question for either method. One deadline for the whole ranking, shared out in
+    turn: each move gets an equal share of the time left (what one does not use goes to the
+    next); a move whose share runs out keeps its best answer so far, unproved."""
+    ranked: list[RankedMove] = []
+    for number, move in enumerate(firsts, start=1):
+        progress(f"{method}: first move {number}/{len(firsts)}: {move}")
+        answer = best_after(move, deadline.share(len(firsts) - number + 1))
+        ranked.append(RankedMove(move, answer.points, answer.remaining, answer))
+    ranked.sort(key=lambda r: (r.points, r.remaining, r.move))
+    return ranked

@@ -37,6 +37,7 @@ from dekal.proofs.answer import (
     RankedMove,
     certified,
     quiet,
+    rank_first_moves,
 )
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
@@ -346,19 +347,11 @@ def rank(
     progress: Progress = quiet,
     deadline: Deadline | None = None,
 ) -> list[RankedMove]:
-    """Every legal first move with the best reachable (score, cards), best first.
+    """Every legal first move with the best reachable (score, cards), best first
+    (answer.rank_first_moves: one deadline shared out among the moves)."""
 
-    One deadline for the whole ranking, shared out in turn: each first move gets an equal
-    share of the time left (what one does not use goes to the next); a move whose share runs
-    out keeps its best answer so far, unproved.
-    """
-    deadline = deadline or Deadline(timeout)
+    def best_after(move: Move, share: Deadline) -> Answer:
+        return minimum(puzzle, first=move, deadline=share)
+
     firsts = first_moves(puzzle)
-    ranked: list[RankedMove] = []
-    for number, move in enumerate(firsts, start=1):
-        progress(f"search: first move {number}/{len(firsts)}: {move}")
-        share = deadline.share(len(firsts) - number + 1)
-        answer = minimum(puzzle, first=move, deadline=share)
-        ranked.append(RankedMove(move, answer.points, answer.remaining, answer))
-    ranked.sort(key=lambda r: (r.points, r.remaining, r.move))
-    return ranked
+    return rank_first_moves(firsts, best_after, METHOD, deadline or Deadline(timeout), progress)
