@@ -305,7 +305,7 @@ def output_file_or_stdout(value: object) -> str:
 
 def seconds_or_zero(value: object) -> float:
     """A time budget where 0 means none (fuzz --shrink-seconds); else as parse_seconds."""
-    if str(value) in ("0", "0.0"):
+    if re.fullmatch(r"0+(?:\.0*)?|\.0+", str(value)):  # 0, 0.0, .0: no time at all
         return 0.0
     return parse_seconds(value)
 
