@@ -1,8 +1,9 @@
 """`dekal solve`: the lowest score a grid can still reach, answered and proved (T1, P1–P2, S1–S3).
 
-The command builds a `Puzzle`, asks one method (Z3 or the exhaustive search) or both
-(--check), and prints the certified witness: every answer was replayed on the reference
-engine before it reaches the terminal.
+The command builds a `Puzzle`, asks the portfolio (both methods at once, the first proof
+wins: the default), one method (Z3 or the exhaustive search), or both in turn (--check), and
+prints the certified witness: every answer was replayed on the reference engine before it
+reaches the terminal.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from dekal.cli.common import (
     whole_number,
 )
 from dekal.cli.pictures import side_by_side
-from dekal.proofs import search, z3_solve
+from dekal.proofs import portfolio, search, z3_solve
 from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import Outcome, WitnessError
@@ -40,7 +41,7 @@ from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid, v
 from dekal_ref.reading import shown
 from dekal_ref.scoring import score_grid
 
-METHODS: dict[str, ModuleType] = {"z3": z3_solve, "search": search}
+METHODS: dict[str, ModuleType] = {"portfolio": portfolio, "z3": z3_solve, "search": search}
 
 SOLVE_HELP = """Find the lowest score a grid can still reach, with proof.
 
@@ -56,21 +57,26 @@ grid is scored (S1, S2): lowest score first, then fewest cards left (S3).
     dekal solve 1112/3131/1435/2435 --incoming 5,3,3
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --face-down a1,b3,c4 --json
     dekal solve 1112/3131/1435/2435 --solo --turns 3 --variant eject --method search
+    dekal solve 1112/3131/1435/2435 --incoming 5,3 --method z3   # one method only
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --check       # Z3 and search must agree
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --at-most 4   # yes with a witness, or no
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --rank        # every first move, ranked
 
 --solo is the one-player game: each revealed card comes straight back in (--turns K steps,
-default every face-down card). --method z3 (default) proves optimality by refuting the next
-better score; --method search proves it by exhaustion. Every witness is replayed on the
-reference engine before it is printed.
+default every face-down card). --method portfolio (default) runs both methods at once (Z3 in
+a child process) and the first proof wins; the answer names the method that proved it.
+--method z3 proves optimality by refuting the next better score; --method search proves it
+by exhaustion or by meeting its lower bound. Every witness is replayed on the reference
+engine before it is printed.
 
 --json prints {"score", "remaining", "moves": [{"reveal": "b3", "push": "L"}, ...],
-"proved_optimal", "seconds", ...} (pushes in spec notation: side, plus line for eject).
+"proved_optimal", "seconds", "method", "proof", ...} (pushes in spec notation: side, plus
+line for eject); the portfolio adds "via": "portfolio" and "race" (who proved it first).
 
---timeout S bounds each method's whole query, --rank included (one clock, shared out
-among the first moves): when it runs out, the best witness found so far is printed, marked
-NOT proved (a method that holds no witness yet gives the greedy line of the search's beam).
+--timeout S bounds each method's whole query (the portfolio's two share one clock), --rank
+included (one clock, shared out among the first moves): when it runs out, the best witness
+found so far is printed, marked NOT proved (a method that holds no witness yet gives the
+greedy line of the search's beam).
 
 Exit codes: 0 answered and proved (--at-most / --reach: reachable, with a witness); 1 a
 negative verdict: unreachable (proved), or the two methods of --check DISAGREE; 2 a
@@ -141,6 +147,7 @@ def show_outcome(outcome: Outcome) -> None:
 
 
 def answer_line(answer: Answer) -> str:
+    method = f"{answer.method} ({answer.via}: {answer.race})" if answer.via else answer.method
     proof = (
         f"optimal, proved ({answer.proof})"
         if answer.proved_optimal
@@ -148,7 +155,7 @@ def answer_line(answer: Answer) -> str:
     )
     moves = " ".join(str(m) for m in answer.moves)
     return (
-        f"{answer.method}: score {answer.points} with {answer.remaining} cards left: {proof}, "
+        f"{method}: score {answer.points} with {answer.remaining} cards left: {proof}, "
         f"{answer.seconds:.2f} s; moves {moves}"
     )
 
@@ -156,7 +163,15 @@ def answer_line(answer: Answer) -> str:
 def run_minimum(
     puzzle: Puzzle, methods: list[str], timeout: float, progress: Progress
 ) -> list[Answer]:
-    return [METHODS[name].minimum(puzzle, timeout=timeout, progress=progress) for name in methods]
+    if len(methods) == 1:
+        return [METHODS[methods[0]].minimum(puzzle, timeout=timeout, progress=progress)]
+    # --check: two independent paths, so Z3 does without the search's lower bound
+    return [
+        z3_solve.minimum(puzzle, timeout=timeout, progress=progress, lower_bound=False)
+        if name == "z3"
+        else METHODS[name].minimum(puzzle, timeout=timeout, progress=progress)
+        for name in methods
+    ]
 
 
 def check_problem(answers: list[Answer]) -> tuple[int, str] | None:
@@ -343,8 +358,12 @@ def solve(
         str, typer.Option(metavar="slide|eject", help="Push rule: slide (P1) or eject (P2).")
     ] = "slide",
     method: Annotated[
-        str, typer.Option(metavar="z3|search", help="z3 (proof by refutation) or search.")
-    ] = "z3",
+        str,
+        typer.Option(
+            metavar="portfolio|z3|search",
+            help="portfolio (both at once, first proof wins), z3 or search.",
+        ),
+    ] = "portfolio",
     check: Annotated[
         bool, typer.Option("--check", help="Answer with both methods; exit 1 if they differ.")
     ] = False,
@@ -376,7 +395,7 @@ def solve(
     ] = False,
 ) -> None:
     if method not in METHODS:
-        fail(f"{shown(method)}: choose z3 or search", field="--method")
+        fail(f"{shown(method)}: choose portfolio, z3 or search", field="--method")
     with user_errors():
         puzzle = build_puzzle(grid_text, incoming, solo, face_down, turns, variant)
         target: Grid | None = parse_grid(reach, allow_hole=False) if reach is not None else None

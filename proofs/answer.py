@@ -41,7 +41,8 @@ class Answer:
     """A certified witness, its outcome, and whether nothing better exists (proved_optimal).
 
     `proof` says how optimality was established: "z3 unsat" (the next better bound was
-    refuted), "exhaustive search", or "" when it was not (a time limit cut the work short).
+    refuted), "exhaustive search", the lower bound met (`bounds.PROOF`), or "" when it was
+    not (a time limit cut the work short).
     """
 
     points: int
@@ -54,9 +55,13 @@ class Answer:
     proof: str = ""
     stats: dict[str, float] = field(default_factory=dict)
     """Where the time went (method-specific counters and seconds), for bench/solver.py."""
+    via: str = ""
+    """"portfolio" when both methods raced for it (`method` is then the one that won)."""
+    race: str = ""
+    """How the race went, in words: "z3 proved it first, search stopped"."""
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        payload: dict[str, Any] = {
             "score": self.points,
             "remaining": self.remaining,
             "moves": [move.as_json() for move in self.moves],
@@ -65,6 +70,10 @@ class Answer:
             "method": self.method,
             "proof": self.proof,
         }
+        if self.via:
+            payload["via"] = self.via
+            payload["race"] = self.race
+        return payload
 
 
 @dataclass(frozen=True)

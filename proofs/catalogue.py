@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dekal.proofs import ob_bounds, ob_push, ob_score, ob_symmetry
+from dekal.proofs import ob_bounds, ob_push, ob_reach, ob_score, ob_symmetry
 from dekal.proofs.obligation import DEFAULT_TIMEOUT, Kernels, Obligation, Verdict
 
 OBLIGATIONS: tuple[Obligation, ...] = (
@@ -12,6 +12,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     *ob_push.OBLIGATIONS,
     *ob_symmetry.OBLIGATIONS,
     *ob_bounds.OBLIGATIONS,
+    *ob_reach.OBLIGATIONS,
 )
 
 

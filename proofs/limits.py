@@ -18,17 +18,34 @@ from typing import Any
 
 class Deadline:
     """A wall-clock limit: one object handed down to every part of a query, so that the
-    parts share the time instead of each starting its own clock."""
+    parts share the time instead of each starting its own clock.
+
+    A deadline can also be cancelled (`cancel`, from any thread): it then reads as expired at
+    once. The portfolio cancels the loser's deadline when the other method holds a proof.
+    """
 
     def __init__(self, seconds: float) -> None:
         self.limit = seconds
         self.end = time.perf_counter() + seconds
+        self.cancelled = threading.Event()
 
     def left(self) -> float:
+        if self.cancelled.is_set():
+            return 0.0
         return self.end - time.perf_counter()
 
     def expired(self) -> bool:
         return self.left() <= 0
+
+    def cancel(self) -> None:
+        """Make the deadline expire now (thread-safe); the work under it stops as on a timeout."""
+        self.cancelled.set()
+
+    def part(self) -> Deadline:
+        """A deadline that ends with this one but can be cancelled on its own."""
+        part = Deadline(0.0)
+        part.limit, part.end = self.limit, self.end
+        return part
 
     def share(self, parts: int) -> Deadline:
         """An equal share of the time left, for the first of `parts` pieces of work done in

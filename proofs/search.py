@@ -10,24 +10,25 @@ The search is depth-first with
 * memoisation: a (grid, face-down) state already expanded at the same depth is skipped —
   sound with branch and bound, because a state is expanded under a bound at least as loose
   as any later one, so a second visit can never find a better leaf;
-* branch and bound on the objective key points·32 + cards left (S3's order): the search
-  stops outright when it reaches key 0 (no card left), and every query prunes with it;
+* branch and bound on the objective key points·32 + cards left (S3's order), from a strong
+  first witness (`proofs.beam`: the beam's outcome is the first best leaf);
+* an admissible lower bound (`proofs.bounds`): a state whose bound cannot beat the best
+  leaf is pruned, and a leaf that meets the bound at the start ends the search, proved;
 * move ordering: the children of a node are tried best current score first, so a good
   bound arrives early;
 * the last two or three steps below a node evaluated at once on arrays (`proofs.leaves`).
 
 A finished search is a proof by exhaustion; when the time limit cuts it short the best leaf
-so far is returned with `proved_optimal` false. `quick_bound` (a beam search, no proof) is
-the warm start of the Z3 descent.
+so far is returned with `proved_optimal` false. (`quick_bound`, `beam`, `Guess` and
+`BEAM_WIDTHS` moved to `proofs.beam`; their old names here still work.)
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 from dekal import bits, tables
-from dekal.proofs import leaves
+from dekal.proofs import bounds, leaves
 from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
@@ -39,6 +40,10 @@ from dekal.proofs.answer import (
     quiet,
     rank_first_moves,
 )
+from dekal.proofs.beam import BEAM_WIDTHS as BEAM_WIDTHS  # its old home: the names still work
+from dekal.proofs.beam import Guess as Guess
+from dekal.proofs.beam import beam as beam
+from dekal.proofs.beam import quick_bound as quick_bound
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.notation import Grid
@@ -73,6 +78,7 @@ class _Search:
         self.best_key = bound  # only leaves with a smaller key are wanted
         self.best_grid = 0
         self.legal = tables.LEGAL[puzzle.variant]
+        self.variant = puzzle.variant
         self.cards = puzzle.incoming
         self.turns = puzzle.turns
         self.seen: list[set[int]] = [set() for _ in range(self.turns)]
@@ -82,8 +88,32 @@ class _Search:
         self.path: list[tuple[int, int]] = []  # (hole, index in legal[hole]) per step
         self.timed_out = False
         self.at_once = leaves.steps_at_once(puzzle.variant)
+        self.pruned = 0
+        start = bits.pack(puzzle.grid)
+        self.floor = (
+            bounds.lower_key(start, puzzle.face_down_mask, self.cards, self.turns, puzzle.variant)
+            if target is None
+            else 0
+        )
+        """No leaf beats this key (bounds.lower_key at the start): a leaf that meets it ends
+        the search, proved."""
+        self.stop_below = max(stop_below, self.floor + 1)
+
+    def warm_start(self, guess: Guess) -> None:
+        """Take a known outcome (the beam's) as the best leaf so far: only better ones are
+        looked for, and the search can end at once when it meets the lower bound."""
+        key = guess.points * KEY_CARDS + guess.remaining
+        if key >= self.best_key or self.target is not None:
+            return
+        self.best_key = key
+        self.best = tuple(
+            (move.reveal, [push for push, _ in self.legal[move.reveal]].index(move.push))
+            for move in guess.moves
+        )
 
     def run(self) -> None:
+        if self.best is not None and self.best_key < self.stop_below:
+            return  # the warm start already meets the lower bound
         grid = bits.pack(self.puzzle.grid)
         try:
             self._node(0, grid, self.puzzle.face_down_mask)
@@ -115,6 +145,12 @@ class _Search:
         if self.deadline.expired():
             self.timed_out = True
             raise _Stop
+        if self.target is None and depth > 0:
+            coming = self.cards[depth:] if self.cards is not None else None
+            steps = self.turns - depth
+            if bounds.lower_key(grid, down, coming, steps, self.variant) >= self.best_key:
+                self.pruned += 1  # nothing below can beat the best leaf: skip the subtree
+                return
         if self.turns - depth <= self.at_once:
             self._last_steps(depth, grid, down)
             return
@@ -165,78 +201,14 @@ class _Search:
         return [Move(hole, self.legal[hole][index][0]) for hole, index in self.best]
 
 
-@dataclass(frozen=True)
-class Guess:
-    """An outcome some move sequence reaches (no proof that it is the best)."""
-
-    points: int
-    remaining: int
-    moves: tuple[Move, ...]
-
-
-BEAM_WIDTHS = {"slide": (1, 64, 512), "eject": (1, 32, 128)}
-"""The beams tried in turn by `quick_bound` until one reaches 0 points (eject steps are 5× more).
-The first, of width 1 (greedy), takes about a millisecond and always runs to its end."""
-
-
-def quick_bound(
-    puzzle: Puzzle, *, first: Move | None = None, deadline: Deadline | None = None
-) -> Guess:
-    """A reachable outcome and its moves, found fast by beam searches: a warm start, and the
-    answer of last resort when the deadline passes before a method holds a witness."""
-    best: Guess | None = None
-    for width in BEAM_WIDTHS[puzzle.variant]:
-        found = beam(puzzle, width=width, first=first, deadline=deadline if best else None)
-        if found is None:  # the deadline passed
-            break
-        if best is None or (found.points, found.remaining) < (best.points, best.remaining):
-            best = found
-        if best.points == 0:
-            break
-    assert best is not None
-    return best
-
-
-def beam(
-    puzzle: Puzzle, *, width: int, first: Move | None = None, deadline: Deadline | None = None
-) -> Guess | None:
-    """Level by level, expand only the `width` states with the lowest current score (None
-    when the deadline passes first)."""
-    legal = tables.LEGAL[puzzle.variant]
-    level: dict[tuple[int, int], tuple[Move, ...]] = {
-        (bits.pack(puzzle.grid), puzzle.face_down_mask): ()
-    }
-    for depth in range(puzzle.turns):
-        if deadline is not None and deadline.expired():
-            return None
-        children: dict[tuple[int, int], tuple[Move, ...]] = {}
-        for (grid, down), path in level.items():
-            for hole in range(16):
-                if not (down >> hole) & 1 or (depth == 0 and first and hole != first.reveal):
-                    continue
-                shift = 4 * hole
-                card = puzzle.incoming[depth] if puzzle.incoming else (grid >> shift) & 0xF
-                holed = grid & ~(0xF << shift)
-                for push, step in legal[hole]:
-                    if depth == 0 and first and push != first.push:
-                        continue
-                    state = (bits.push_grid(holed, step, card), bits.push_face_down(down, step))
-                    children.setdefault(state, (*path, Move(hole, push)))
-        ranked = sorted(children, key=lambda state: bits.score(state[0]))
-        level = {
-            state: children[state] for state in ranked[: width if depth < puzzle.turns - 1 else 1]
-        }
-    ((grid, _), moves), *_ = level.items()
-    points, remaining = bits.score(grid)
-    return Guess(points, remaining, moves)
-
-
 def _answer(search: _Search, started: float, proof: str) -> Answer:
     points, left = divmod(search.best_key, KEY_CARDS)
     stats = {
         "nodes": float(search.nodes),
         "leaves": float(search.leaves),
         "memo_states": float(search.memo_size),
+        "pruned": float(search.pruned),
+        "lower_bound": float(search.floor // KEY_CARDS),
         "search_seconds": time.perf_counter() - started,
     }
     return certified(
@@ -258,23 +230,38 @@ def minimum(
     progress: Progress = quiet,
     first: Move | None = None,
     deadline: Deadline | None = None,
+    warm: Guess | None = None,
 ) -> Answer:
     """The lowest score, then fewest cards (S3), by exhaustive search with branch and bound.
 
-    Within `deadline` (or `timeout` seconds): when the time runs out, the best leaf so far is
-    the answer, unproved; when it ran out before any leaf, the greedy line of `quick_bound`.
+    The beam's outcome (`beam.quick_bound`) is the first best leaf; the search then looks only
+    for better ones, prunes every state whose lower bound (`bounds.lower_key`) cannot beat the
+    best leaf, and ends at once when a leaf meets the bound at the start (proved: nothing
+    scores lower). Within `deadline` (or `timeout` seconds): when the time runs out, the best
+    leaf so far is the answer, unproved. `warm`: the beam's outcome when the caller has it.
     """
     started = time.perf_counter()
     deadline = deadline or Deadline(timeout)
     search = _Search(puzzle, deadline, bound=1 << 30, first=first)
-    progress(f"search: {puzzle.turns} steps")
+    guess = warm or quick_bound(puzzle, first=first, deadline=deadline)
+    search.warm_start(guess)
+    progress(
+        f"search: {puzzle.turns} steps, beam {guess.points}/{guess.remaining}, "
+        f"lower bound {search.floor // KEY_CARDS}"
+    )
     search.run()
     progress(
-        f"search: {search.nodes} nodes, {search.leaves} leaves, {search.memo_size} states memoised"
+        f"search: {search.nodes} nodes, {search.leaves} leaves, {search.pruned} pruned, "
+        f"{search.memo_size} states memoised"
     )
     if search.best is None:  # only the deadline stops a search before its first leaf
-        return _guessed(puzzle, quick_bound(puzzle, first=first, deadline=deadline), started)
-    proof = ZERO if search.best_key == 0 else "" if search.timed_out else "exhaustive search"
+        return _guessed(puzzle, guess, started)
+    if search.best_key == 0:
+        proof = ZERO
+    elif search.best_key <= search.floor:
+        proof = bounds.PROOF
+    else:
+        proof = "" if search.timed_out else "exhaustive search"
     return _answer(search, started, proof)
 
 

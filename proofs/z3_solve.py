@@ -20,7 +20,8 @@ from collections.abc import Sequence
 
 import z3  # type: ignore[import-untyped]
 
-from dekal.proofs import search
+from dekal import bits
+from dekal.proofs import beam, bounds
 from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
@@ -32,6 +33,7 @@ from dekal.proofs.answer import (
     quiet,
     rank_first_moves,
 )
+from dekal.proofs.beam import Guess
 from dekal.proofs.encoding import BoolExpr, Unrolling
 from dekal.proofs.limits import Deadline, z3_check
 from dekal.proofs.moves import shapes
@@ -113,28 +115,50 @@ def minimum(
     first: Move | None = None,
     warm_start: bool = True,
     deadline: Deadline | None = None,
+    warm: Guess | None = None,
+    lower_bound: bool = True,
 ) -> Answer:
     """The lowest score, then fewest cards, with a witness; proved unless time ran out.
 
     The descent runs on the key points·32 + cards left (one pseudo-Boolean sum, so one
     refutation proves both S3 criteria). With `warm_start`, the outcome of the search's quick
-    beam (`search.quick_bound`) only skips questions: the first check plays the beam's moves
+    beam (`beam.quick_bound`) only skips questions: the first check plays the beam's moves
     in the formula (assumed for that one check, never added), so the descent starts from a
     Z3 model of that outcome; every later witness and the final refutation are Z3's own.
 
     Within `deadline` (or `timeout` seconds): when the time runs out during the descent, the
     last witness is the answer, unproved; when it runs out before Z3 holds any model, the
-    beam's outcome is (with `warm_start`; without it, GaveUp).
+    beam's outcome is (with `warm_start`; without it, GaveUp). `warm`: the beam's outcome
+    when the caller has it already (the portfolio computes it once for both methods).
+
+    With `lower_bound`, the descent stops as soon as a witness meets the search's admissible
+    bound at the start (`bounds.lower_key`): that witness is proved optimal by the bound
+    (`bounds.PROOF`), and the last refutation, the longest check, is never asked. (Stated to
+    Z3 as a constraint, key ≥ bound, the bound did not help: 1112/3131/1435/2435 with 7,9,T,6
+    still took 28 s to refute key ≤ bound − 1; Z3 does not combine the two sums.) `dekal solve
+    --check` turns it off, so that the two methods it compares share nothing but the rules.
     """
     started = time.perf_counter()
     deadline = deadline or Deadline(timeout)
-    guess = search.quick_bound(puzzle, first=first, deadline=deadline) if warm_start else None
+    guess = None
+    if warm_start:
+        guess = warm or beam.quick_bound(puzzle, first=first, deadline=deadline)
     warmed = time.perf_counter() - started
     try:
         if deadline.expired():
             raise GaveUp(f"no time left (limit {deadline.limit:g} s)")
         session = _Session(puzzle, deadline, first)
         session.stats["warm_start_seconds"] = warmed
+        floor = 0
+        if lower_bound:
+            floor = bounds.lower_key(
+                bits.pack(puzzle.grid),
+                puzzle.face_down_mask,
+                puzzle.incoming,
+                puzzle.turns,
+                puzzle.variant,
+            )
+            session.stats["lower_bound"] = floor // KEY_CARDS
         witness = None
         if guess is not None:  # Z3 replays the beam's moves in its own formula: a model at once
             bound = session.unrolled.key_at_most(guess.points * KEY_CARDS + guess.remaining)
@@ -158,13 +182,19 @@ def minimum(
         )
     if witness is None:  # only a fixed first move can make a puzzle unsatisfiable
         raise GaveUp(f"no legal sequence starts with {first}")
-    return _descend(puzzle, session, witness, started, progress)
+    return _descend(puzzle, session, witness, started, progress, floor)
 
 
 def _descend(
-    puzzle: Puzzle, session: _Session, witness: list[Move], started: float, progress: Progress
+    puzzle: Puzzle,
+    session: _Session,
+    witness: list[Move],
+    started: float,
+    progress: Progress,
+    floor: int = 0,
 ) -> Answer:
-    """From a first model, ask for a better outcome until Z3 refutes it or time runs out."""
+    """From a first model, ask for a better outcome until Z3 refutes it, a witness meets the
+    lower bound `floor`, or time runs out."""
     unrolled = session.unrolled
     found = replay(puzzle, witness)
     points, remaining, moves = found.points, found.remaining, witness
@@ -172,6 +202,9 @@ def _descend(
     try:
         while points or remaining:
             key = points * KEY_CARDS + remaining
+            if key <= floor:  # nothing scores lower than the bound: no refutation needed
+                proof = bounds.PROOF
+                break
             progress(f"z3: score {points} with {remaining} cards; anything better?")
             session.keep(unrolled.key_at_most(key))
             improved = session.check(unrolled.key_at_most(key - 1))

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from dekal import bits, tables
-from dekal.proofs import ob_bounds, ob_push, ob_score, ob_symmetry
+from dekal.proofs import ob_bounds, ob_push, ob_reach, ob_score, ob_symmetry
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Kernels, Obligation, mutant
 from dekal_ref.scoring import cancelled_cells, score_grid
@@ -44,7 +44,7 @@ def test_every_obligation_is_proved_on_the_real_engine() -> None:
 
 
 def test_the_catalogue_covers_every_module() -> None:
-    modules = (ob_score, ob_push, ob_symmetry, ob_bounds)
+    modules = (ob_score, ob_push, ob_symmetry, ob_bounds, ob_reach)
     assert sum(len(m.OBLIGATIONS) for m in modules) == len(OBLIGATIONS)
 
 

@@ -29,7 +29,8 @@ from dekal.proofs.puzzle import Puzzle, make_puzzle
 from dekal_ref.notation import parse_grid
 
 DEKAL = str(Path(sys.executable).parent / "dekal")
-HARD = ["8T31/2665/9247/366T", "--incoming", "6,2,7,7,T"]  # neither method proves it in 10 s
+HARD = ["1234/5678/9T12/3456", "--incoming", "T,9,7,5,3,1"]  # neither method proves it in 10 s
+STEPS = 6
 BOUND = 30.0  # seconds: far above a 2 s limit, far below the 39 s `--rank` took without one
 
 
@@ -46,7 +47,7 @@ def one_line_error(stderr: str) -> str:
 
 
 def hard() -> Puzzle:
-    return make_puzzle(parse_grid(HARD[0]), incoming=(6, 2, 7, 7, 10))
+    return make_puzzle(parse_grid(HARD[0]), incoming=(10, 9, 7, 5, 3, 1))
 
 
 # -- the deadline is kept ---------------------------------------------------------------------
@@ -67,7 +68,7 @@ def test_a_ranking_out_of_time_gives_every_move_its_greedy_line(method: ModuleTy
     ranked = method.rank(hard(), deadline=Deadline(0))
     assert len(ranked) == 48
     assert not any(entry.answer.proved_optimal for entry in ranked)
-    assert all(len(entry.answer.moves) == 5 for entry in ranked)  # certified witnesses
+    assert all(len(entry.answer.moves) == STEPS for entry in ranked)  # certified witnesses
 
 
 def test_z3_out_of_time_before_its_first_model_gives_the_greedy_line() -> None:
@@ -86,7 +87,7 @@ def test_a_method_out_of_time_prints_its_best_witness_and_exits_4() -> None:
     result = dekal("solve", *HARD, "--method", "search", "--timeout", "1", "--json")
     assert result.returncode == EXIT_UNPROVED
     payload = json.loads(result.stdout)
-    assert payload["proved_optimal"] is False and len(payload["moves"]) == 5
+    assert payload["proved_optimal"] is False and len(payload["moves"]) == STEPS
     assert "not proved optimal within --timeout 1 s" in one_line_error(result.stderr)
 
 
@@ -95,7 +96,7 @@ def test_a_question_without_verdict_exits_4() -> None:
     assert result.returncode == EXIT_UNPROVED
     payload = json.loads(result.stdout)
     assert payload["reachable"] is None and "no_verdict" in payload
-    assert one_line_error(result.stderr) == "error: no verdict from z3 within --timeout 1 s"
+    assert one_line_error(result.stderr) == "error: no verdict from portfolio within --timeout 1 s"
 
 
 # -- --check: a disagreement is not a time-out ------------------------------------------------
@@ -179,8 +180,8 @@ def interrupted(command: list[str], ready: str) -> subprocess.CompletedProcess[s
 @pytest.mark.parametrize(
     ("command", "ready"),
     [
-        (["solve", *HARD, "--timeout", "60"], "z3"),
-        (["solve", *HARD, "--timeout", "60", "--rank"], "z3"),
+        (["solve", *HARD, "--timeout", "60", "--method", "z3"], "z3"),
+        (["solve", *HARD, "--timeout", "60", "--rank", "--method", "z3"], "z3"),
         (["solve", *HARD, "--timeout", "60", "--method", "search"], "loaded"),
         (["prove"], "z3"),
     ],

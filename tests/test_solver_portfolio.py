@@ -1,0 +1,211 @@
+"""The portfolio (proofs/portfolio.py, docs/puzzles.md): both methods at once, the first proof
+wins, the other is stopped, and no child process outlives the answer.
+
+Which method wins a real race depends on the machine; where a test needs one outcome, the
+other method is replaced (in this process, before the child is forked) by one that never
+finishes, so the race has only one possible winner.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dekal.cli.common import EXIT_UNPROVED
+from dekal.proofs import portfolio, search, z3_solve
+from dekal.proofs.limits import Deadline
+from dekal.proofs.puzzle import Puzzle, make_puzzle
+from dekal_ref.notation import parse_grid
+
+DEKAL = str(Path(sys.executable).parent / "dekal")
+GRID = "1112/3131/1435/2435"
+RACED = ["8T31/2665/9247/366T", "--incoming", "6,2,7,7"]
+HARD = ["1234/5678/9T12/3456", "--incoming", "T,9,7,5,3,1"]  # neither method proves it in 10 s
+REAL_SEARCH = search.minimum
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the child is forked")
+
+
+def small() -> Puzzle:
+    """Two steps: the search scores every leaf in one batch, so there is no race."""
+    return make_puzzle(parse_grid(GRID), incoming=(5, 3))
+
+
+def raced() -> Puzzle:
+    """Four steps, optimum 16 points with 5 cards: the search proves it in a fraction of a
+    second, Z3 in a few seconds, and the beam does not meet the lower bound."""
+    return make_puzzle(parse_grid("8T31/2665/9247/366T"), incoming=(6, 2, 7, 7))
+
+
+def children(pid: int) -> list[int]:
+    """The live child processes of `pid` (Linux /proc)."""
+    found: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as listing:
+            found += [int(child) for child in listing.read().split()]
+    return found
+
+
+def endless_search(puzzle: Puzzle, *, deadline: Deadline, **_: Any) -> Any:
+    """A search that finds nothing better than its beam until its deadline ends."""
+    while not deadline.expired():
+        time.sleep(0.01)
+    return REAL_SEARCH(puzzle, deadline=Deadline(0))
+
+
+def endless_z3(*_: Any, **__: Any) -> Any:
+    time.sleep(3600)
+
+
+def test_the_portfolio_proves_the_optimum_each_method_proves() -> None:
+    answer = portfolio.minimum(raced(), timeout=60)
+    assert answer.proved_optimal and answer.via == "portfolio"
+    assert answer.method in ("search", "z3")
+    for method in (search, z3_solve):
+        alone = method.minimum(raced(), timeout=60)
+        assert (alone.points, alone.remaining) == (answer.points, answer.remaining)
+
+
+@needs_fork
+def test_no_child_outlives_the_answer() -> None:
+    portfolio.minimum(raced(), timeout=60)
+    assert children(os.getpid()) == []
+
+
+@needs_fork
+def test_when_z3_proves_first_the_search_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "minimum", endless_search)
+    started = time.perf_counter()
+    answer = portfolio.minimum(raced(), timeout=120)
+    assert answer.method == "z3" and answer.proved_optimal
+    assert answer.race == "z3 proved it first, search stopped"
+    assert time.perf_counter() - started < 60  # the search was cancelled, not waited for
+    assert children(os.getpid()) == []
+
+
+@needs_fork
+def test_when_the_search_proves_first_z3_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(z3_solve, "minimum", endless_z3)  # the forked child inherits it
+    answer = portfolio.minimum(raced(), timeout=120)
+    assert answer.method == "search" and answer.proved_optimal
+    assert answer.race == "search proved it first, z3 stopped"
+    assert children(os.getpid()) == []  # the sleeping child was terminated and reaped
+
+
+@needs_fork
+def test_the_deadline_is_shared_and_the_best_witness_comes_back_unproved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(search, "minimum", endless_search)
+    monkeypatch.setattr(z3_solve, "minimum", endless_z3)
+    started = time.perf_counter()
+    answer = portfolio.minimum(raced(), timeout=1)
+    assert not answer.proved_optimal and answer.race == "neither proved it"
+    assert time.perf_counter() - started < 1 + portfolio.GRACE + 10
+    assert children(os.getpid()) == []
+
+
+def test_a_process_that_may_not_fork_runs_the_methods_in_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(portfolio, "_can_fork_a_child", lambda: False)
+    answer = portfolio.minimum(raced(), timeout=60)
+    assert answer.proved_optimal and (answer.points, answer.remaining) == (16, 5)
+
+
+def test_the_questions_race_too() -> None:
+    assert portfolio.at_most(raced(), 15, timeout=60) is None  # proved: nothing scores 15
+    found = portfolio.at_most(raced(), 16, timeout=60)
+    assert found is not None and found.points <= 16 and found.via == "portfolio"
+    final = found.outcome.final
+    reached = portfolio.reach(raced(), final, timeout=60)
+    assert reached is not None and reached.outcome.final == final
+
+
+def test_a_puzzle_the_search_exhausts_at_once_is_not_raced() -> None:
+    answer = portfolio.minimum(small(), timeout=60)
+    assert answer.proved_optimal and answer.method == "search"
+    assert answer.race == portfolio.ALONE
+
+
+def test_a_beam_witness_that_meets_the_lower_bound_is_not_raced() -> None:
+    # solo: 7, 8, 9 and T occur once each and stay whatever the play (34 points, 4 cards)
+    solo = make_puzzle(parse_grid("1234/5678/9T12/3456"), turns=6)
+    answer = portfolio.minimum(solo, timeout=60)
+    assert (answer.points, answer.remaining, answer.race) == (34, 4, portfolio.MET)
+
+
+def test_solve_defaults_to_the_portfolio_and_names_the_winner() -> None:
+    result = subprocess.run(
+        [DEKAL, "solve", *RACED, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["via"] == "portfolio" and payload["proved_optimal"] is True
+    assert payload["race"].startswith(f"{payload['method']} proved it first")
+    assert (payload["score"], payload["remaining"]) == (16, 5)
+
+
+def test_the_text_answer_says_which_method_proved_it() -> None:
+    result = subprocess.run(
+        [DEKAL, "solve", *RACED],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    last = result.stdout.strip().splitlines()[-1]
+    assert "(portfolio: " in last and "proved it first" in last and "score 16 with 5" in last
+
+
+@needs_fork
+def test_out_of_time_the_portfolio_exits_4_with_its_best_witness() -> None:
+    result = subprocess.run(
+        [DEKAL, "solve", *HARD, "--timeout", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == EXIT_UNPROVED
+    payload = json.loads(result.stdout)
+    assert payload["proved_optimal"] is False and len(payload["moves"]) == 6
+
+
+@needs_fork
+def test_ctrl_c_stops_both_methods_and_reaps_the_child() -> None:
+    environment = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    process = subprocess.Popen(
+        [DEKAL, "solve", *HARD, "--timeout", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environment,
+    )
+    try:
+        end = time.monotonic() + 30
+        racing: list[int] = []
+        while not racing and time.monotonic() < end:
+            time.sleep(0.05)
+            racing = children(process.pid)
+        assert racing, "the portfolio never started its child"
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130
+    assert stderr == "error: interrupted (Ctrl-C)\n"
+    for child in racing:
+        assert not os.path.exists(f"/proc/{child}")  # reaped before the parent exited
