@@ -18,6 +18,20 @@ on every optimum they prove (a disagreement is printed and the exit code is 1).
 
 The table shows the median seconds per k, the ratio to the reference, the largest k each
 method answers within --limit (median), and where each method's time goes.
+
+The hard set (bench/hard_puzzles.json) is the other table:
+
+    .venv/bin/python bench/solver.py --hard                  # portfolio, search, z3 on each
+    .venv/bin/python bench/solver.py --hard --methods portfolio --timeout 10
+    .venv/bin/python bench/solver.py --make-hard 24          # regenerate the set (slow)
+
+Each puzzle of the set has 10 distinct values in its grid and 4–8 incoming cards, slide and
+eject, about half with an optimum above 0; each is "hard" in that the beam's first witness is
+not optimal and does not meet the lower bound, so a method must really search or refute; and
+each optimum was proved offline by both methods (z3 and search, each alone, each within
+--timeout) and agreed on. The table prints every method's seconds per puzzle (a method that
+does not prove the optimum counts --timeout, marked "—"), the medians, how many each proves
+within --limit, and whether every proved answer agrees with the set's optimum (exit 1 if not).
 """
 
 from __future__ import annotations
@@ -30,6 +44,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import z3  # type: ignore[import-untyped]
@@ -37,10 +52,14 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from dekal.proofs import search, z3_solve
+from dekal import bits
+from dekal.proofs import portfolio, search, z3_solve
 from dekal.proofs.answer import GaveUp
+from dekal.proofs.beam import quick_bound
+from dekal.proofs.bounds import lower_key
 from dekal.proofs.moves import ENTERS, shapes
-from dekal.proofs.puzzle import Puzzle, make_puzzle
+from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards
+from dekal_ref.notation import format_grid, parse_grid
 from dekal_ref.push import legal_pushes, push_card
 from dekal_ref.scoring import neighbours, score_grid
 
@@ -140,6 +159,7 @@ class Run:
     seconds: float
     outcome: tuple[int, int] | None  # None: not proved within the time limit
     stats: dict[str, float] = field(default_factory=dict)
+    winner: str = ""  # the method that proved it (the portfolio's winner)
 
 
 def run_method(name: str, puzzle: Puzzle, timeout: float) -> Run:
@@ -148,7 +168,12 @@ def run_method(name: str, puzzle: Puzzle, timeout: float) -> Run:
         found = (reference_minimum if name == "reference" else naive_z3_minimum)(puzzle, timeout)
         seconds = time.perf_counter() - started
         return Run(seconds if found is not None else timeout, found)
-    solver: Callable[..., Any] = z3_solve.minimum if name == "z3" else search.minimum
+    solvers: dict[str, Callable[..., Any]] = {
+        "z3": z3_solve.minimum,
+        "search": search.minimum,
+        "portfolio": portfolio.minimum,
+    }
+    solver = solvers[name]
     try:
         answer = solver(puzzle, timeout=timeout)
     except GaveUp:
@@ -156,7 +181,7 @@ def run_method(name: str, puzzle: Puzzle, timeout: float) -> Run:
     seconds = time.perf_counter() - started
     if not answer.proved_optimal:
         return Run(timeout, None, answer.stats)
-    return Run(seconds, (answer.points, answer.remaining), answer.stats)
+    return Run(seconds, (answer.points, answer.remaining), answer.stats, answer.method)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,7 +197,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--methods", default="z3,search,reference")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--hard", nargs="?", const=str(HARD_SET), metavar="FILE", help="the hard set"
+    )
+    parser.add_argument("--make-hard", type=int, metavar="N", help="write N hard puzzles")
     args = parser.parse_args(argv)
+    if args.make_hard:
+        return make_hard(args.make_hard, args.timeout, args.seed)
+    if args.hard:
+        methods = [m for m in args.methods.split(",") if m and m != "reference"]
+        if args.methods == parser.get_default("methods"):
+            methods = ["portfolio", "search", "z3"]
+        return run_hard(Path(args.hard), methods, args.timeout, args.limit, args.json)
     methods = [m for m in args.methods.split(",") if m]
     stopped: set[str] = set()
     rows: list[dict[str, Any]] = []
@@ -284,6 +320,151 @@ def show(report: dict[str, Any], methods: list[str]) -> None:
                 out.print(f"  k={row['k']} {name}: {parts}")
     for line in report["disagreements"]:
         out.print(f"DISAGREEMENT {line}", style="bold red")
+
+
+# -- the hard set ---------------------------------------------------------------------------
+
+HARD_SET = Path(__file__).with_name("hard_puzzles.json")
+KINDS = [(variant, above) for variant in ("slide", "eject") for above in (False, True)]
+"""The set is balanced over these: each variant, optimum 0 or above 0."""
+
+
+def puzzle_of(entry: dict[str, Any]) -> Puzzle:
+    return make_puzzle(
+        parse_grid(entry["grid"]),
+        incoming=parse_cards(entry["incoming"]),
+        variant=entry["variant"],
+    )
+
+
+def ten_value_puzzle(rng: random.Random, variant: str) -> Puzzle:
+    """A grid holding all ten values (six of them twice), 4–8 incoming cards of any value."""
+    grid = list(range(1, 11)) + rng.sample(range(1, 11), 6)
+    rng.shuffle(grid)
+    incoming = tuple(rng.randint(1, 10) for _ in range(rng.randint(4, 8)))
+    return make_puzzle(tuple(grid), incoming=incoming, variant=variant)
+
+
+def is_hard(puzzle: Puzzle) -> bool:
+    """The beam's witness neither scores 0 nor meets the lower bound: a proof takes work."""
+    guess = quick_bound(puzzle)
+    floor = lower_key(
+        bits.pack(puzzle.grid), puzzle.face_down_mask, puzzle.incoming, puzzle.turns, puzzle.variant
+    )
+    return guess.key > floor
+
+
+def make_hard(count: int, timeout: float, seed: int) -> int:
+    """Draw ten-value puzzles until `count` hard ones (balanced over KINDS) are proved by
+    both methods alone, and agree (the search within a third of `timeout`, tried first because
+    it is the cheaper filter; Z3 within `timeout`); write them to HARD_SET."""
+    rng = random.Random(f"hard-{seed}")
+    wanted = {kind: count // len(KINDS) for kind in KINDS}
+    found: list[dict[str, Any]] = []
+    drawn = 0
+    while any(wanted.values()):
+        variant = rng.choice([v for v, _ in KINDS if any(wanted[(v, a)] for a in (False, True))])
+        puzzle = ten_value_puzzle(rng, variant)
+        drawn += 1
+        if not is_hard(puzzle):
+            continue
+        runs = {"search": run_method("search", puzzle, timeout / 3)}
+        if runs["search"].outcome is not None:  # both must prove it: skip Z3 when one did not
+            runs["z3"] = run_method("z3", puzzle, timeout)
+        outcomes = {run.outcome for run in runs.values()}
+        if None in outcomes or len(outcomes) != 1 or len(runs) != 2:
+            err.print(f"skip {puzzle.describe()}: {[r.outcome for r in runs.values()]}")
+            continue
+        ((points, remaining),) = outcomes
+        kind = (variant, points > 0 or remaining > 0)
+        if not wanted.get(kind):
+            continue
+        wanted[kind] -= 1
+        entry = {
+            "grid": format_grid(puzzle.grid),
+            "incoming": ",".join(str(v) for v in puzzle.incoming or ()),
+            "variant": variant,
+            "score": points,
+            "remaining": remaining,
+            "seconds": {name: round(run.seconds, 2) for name, run in runs.items()},
+        }
+        found.append(entry)
+        err.print(f"{len(found)}/{count} (of {drawn} drawn): {json.dumps(entry)}")
+        HARD_SET.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def run_hard(path: Path, methods: list[str], timeout: float, limit: float, as_json: bool) -> int:
+    """Every method on every puzzle of the set: seconds, agreement with the set's optimum."""
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    rows = []
+    wrong: list[str] = []
+    with Progress(console=err, transient=True) as bar:
+        task = bar.add_task("hard set", total=len(entries) * len(methods))
+        for number, entry in enumerate(entries, start=1):
+            puzzle = puzzle_of(entry)
+            expected = (entry["score"], entry["remaining"])
+            row: dict[str, Any] = {"puzzle": puzzle.describe(), "optimum": list(expected)}
+            for name in methods:
+                bar.update(task, description=f"puzzle {number} {name}")
+                run = run_method(name, puzzle, timeout)
+                row[name] = {
+                    "seconds": round(run.seconds, 3),
+                    "proved": run.outcome is not None,
+                    "winner": run.winner,
+                }
+                if run.outcome is not None and run.outcome != expected:
+                    wrong.append(f"puzzle {number} {name}: {run.outcome} != {expected}")
+                bar.advance(task)
+            rows.append(row)
+    medians = {name: statistics.median(r[name]["seconds"] for r in rows) for name in methods}
+    within = {
+        name: sum(r[name]["proved"] and r[name]["seconds"] <= limit for r in rows)
+        for name in methods
+    }
+    report = {
+        "rows": rows,
+        "medians": medians,
+        "within_limit": within,
+        "limit": limit,
+        "timeout": timeout,
+        "disagreements": wrong,
+    }
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        show_hard(report, methods)
+    return 1 if wrong else 0
+
+
+def show_hard(report: dict[str, Any], methods: list[str]) -> None:
+    out = Console(soft_wrap=True)
+    table = Table(
+        title=f"the hard set: seconds to a proved optimum (— not proved in {report['timeout']:g} s)"
+    )
+    table.add_column("#", justify="right")
+    table.add_column("puzzle")
+    table.add_column("optimum", justify="right")
+    for name in methods:
+        table.add_column(name, justify="right")
+    for number, row in enumerate(report["rows"], start=1):
+        cells = [str(number), row["puzzle"], "{}/{}".format(*row["optimum"])]
+        for name in methods:
+            entry = row[name]
+            won = f" ({entry['winner']})" if name == "portfolio" and entry["proved"] else ""
+            cells.append(f"{entry['seconds']:.2f}{won}" if entry["proved"] else "—")
+        table.add_row(*cells)
+    out.print(table)
+    for name in methods:
+        out.print(
+            f"{name}: median {report['medians'][name]:.2f} s, proved within {report['limit']:g} s: "
+            f"{report['within_limit'][name]} of {len(report['rows'])}"
+        )
+    if report["disagreements"]:
+        for line in report["disagreements"]:
+            out.print(f"DISAGREEMENT {line}", style="bold red")
+    else:
+        out.print("every proved answer agrees with the set's optimum")
 
 
 if __name__ == "__main__":

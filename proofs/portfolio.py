@@ -1,6 +1,6 @@
 """Both methods at once, the first proof wins: the default way to answer a puzzle.
 
-The two methods fail in opposite places (docs/puzzles.md, "Which method when"): the search
+The two methods fail in opposite places (docs/puzzles.md, "The portfolio"): the search
 proves small and bound-tight puzzles in milliseconds where Z3 takes seconds, Z3 finds deep
 witnesses and refutes where the search would have to exhaust billions of leaves. So both
 run together, on the two cores a machine has at least:
@@ -15,12 +15,14 @@ run together, on the two cores a machine has at least:
   also dies with its parent);
 * when neither proves within the deadline, the better of the two witnesses is the answer,
   unproved;
-* a puzzle small enough for the search to score every leaf in one batch (two or three
-  steps) is not raced at all: the search answers it in milliseconds, before a child process
-  would have started.
+* no race when there is nothing to race for: a puzzle small enough for the search to score
+  every leaf in one batch (two or three steps), or whose beam witness (computed once, for
+  both methods) already meets the lower bound, is answered by the search alone, in
+  milliseconds, before a child process would have started.
 
 `Answer.method` names the method that produced the answer (its proof, or the better
-witness), `Answer.via` is "portfolio", and `stats` says what the other one was doing.
+witness), `Answer.via` is "portfolio", `Answer.race` says how the race went, and `stats` are
+the winner's plus `portfolio_seconds`.
 `at_most` and `reach` race the same way (the first verdict wins); `rank` asks the portfolio
 after every first move (one shared deadline, `answer.rank_first_moves`).
 """
@@ -49,6 +51,7 @@ from dekal.proofs.answer import (
 from dekal.proofs.beam import Guess, quick_bound
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
+from dekal.proofs.replay import WitnessError
 from dekal_ref.notation import Grid
 
 METHOD = "portfolio"
@@ -56,6 +59,8 @@ _STOPPING = {signal.SIGINT, signal.SIGTERM}
 _MASKS = hasattr(signal, "pthread_sigmask")
 ALONE = "search alone: every leaf in one batch, no race needed"
 MET = "search alone: the beam's witness meets the lower bound, no race needed"
+FAILURES = ("witness_error", "error")
+"""The child's messages that end a race at once: a bug, raised again here."""
 GRACE = 2.0
 """Seconds the child may take past the deadline to hand over its unproved witness (it stops
 at the deadline too; this covers the last Z3 check's cancellation and the pickling)."""
@@ -63,7 +68,8 @@ at the deadline too; this covers the last Z3 check's cancellation and the pickli
 
 def _child(question: str, puzzle: Puzzle, seconds: float, extra: Any, pipe: Connection) -> None:
     """The child process: answer `question` with Z3 and send back ("answer", result),
-    ("gave_up", reason) or ("error", text); progress lines go up as ("progress", line)."""
+    ("gave_up", reason), ("witness_error", text) or ("error", text); progress lines go up
+    as ("progress", line)."""
     # The parent reports a Ctrl-C, not the child; a SIGTERM (the parent's way to stop it)
     # ends it at once, not through the handler the parent's program may have installed.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -92,6 +98,8 @@ def _child(question: str, puzzle: Puzzle, seconds: float, extra: Any, pipe: Conn
         pipe.send(("answer", result))
     except GaveUp as error:
         pipe.send(("gave_up", str(error)))
+    except WitnessError as error:  # a solver bug: the parent raises it again, as its own
+        pipe.send(("witness_error", str(error)))
     except Exception as error:  # noqa: BLE001 - a bug in the child is reported by the parent
         pipe.send(("error", f"{type(error).__name__}: {error}"))
     finally:
@@ -235,7 +243,7 @@ def minimum(
 
     def proved(message: tuple[str, Any]) -> bool:
         kind, payload = message
-        return kind == "answer" and payload.proved_optimal
+        return kind in FAILURES or (kind == "answer" and payload.proved_optimal)
 
     with _Race("minimum", puzzle, deadline, (first, guess), progress, proved) as race:
         searched = search.minimum(
@@ -245,8 +253,7 @@ def minimum(
             race.close()  # before the answer is put together: Z3 stops now
             return _won(searched, "z3", started)
         message = race.wait(deadline.left() + GRACE)
-    if message is not None and message[0] == "error":
-        raise AssertionError(f"z3 failed in the portfolio's child: {message[1]}")
+    _raise_failure(message)
     answered = message[1] if message is not None and message[0] == "answer" else None
     if answered is not None and answered.proved_optimal:
         return _won(answered, "search", started)
@@ -257,6 +264,14 @@ def minimum(
     ):
         best = answered
     return _won(best, "search" if best is answered else "z3", started, proved=False)
+
+
+def _raise_failure(message: tuple[str, Any] | None) -> None:
+    """A bug in the child is raised here, as it would have been in the child."""
+    if message is not None and message[0] == "witness_error":
+        raise WitnessError(message[1])
+    if message is not None and message[0] == "error":
+        raise AssertionError(f"z3 failed in the portfolio's child: {message[1]}")
 
 
 def _floor(puzzle: Puzzle) -> int:
@@ -334,7 +349,7 @@ def _bounded(
             return method(puzzle, extra, deadline=deadline)
 
     def verdict(message: tuple[str, Any]) -> bool:
-        return message[0] == "answer"
+        return message[0] == "answer" or message[0] in FAILURES
 
     with _Race(question, puzzle, deadline, extra, quiet, verdict) as race:
         try:
@@ -344,10 +359,9 @@ def _bounded(
         except GaveUp:
             pass
         message = race.wait(deadline.left() + GRACE)
+    _raise_failure(message)
     if message is None or message[0] == "gave_up":
         raise GaveUp(f"neither method answered (limit {deadline.limit:g} s)")
-    if message[0] == "error":
-        raise AssertionError(f"z3 failed in the portfolio's child: {message[1]}")
     answer: Answer | None = message[1]
     return answer if answer is None else replace(answer, via=METHOD, race="z3 answered first")
 

@@ -23,6 +23,7 @@ from dekal.cli.common import EXIT_UNPROVED
 from dekal.proofs import portfolio, search, z3_solve
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Puzzle, make_puzzle
+from dekal.proofs.replay import WitnessError
 from dekal_ref.notation import parse_grid
 
 DEKAL = str(Path(sys.executable).parent / "dekal")
@@ -109,6 +110,20 @@ def test_the_deadline_is_shared_and_the_best_witness_comes_back_unproved(
     answer = portfolio.minimum(raced(), timeout=1)
     assert not answer.proved_optimal and answer.race == "neither proved it"
     assert time.perf_counter() - started < 1 + portfolio.GRACE + 10
+    assert children(os.getpid()) == []
+
+
+@needs_fork
+def test_a_witness_the_child_could_not_certify_is_a_bug_raised_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(*_: Any, **__: Any) -> Any:
+        raise WitnessError("witness ['a1:R'] does not replay on the reference engine")
+
+    monkeypatch.setattr(search, "minimum", endless_search)
+    monkeypatch.setattr(z3_solve, "minimum", refused)
+    with pytest.raises(WitnessError, match="does not replay"):
+        portfolio.minimum(raced(), timeout=5)
     assert children(os.getpid()) == []
 
 
