@@ -232,11 +232,11 @@ def minimum(
     started = time.perf_counter()
     deadline = deadline or Deadline(timeout)
     guess = quick_bound(puzzle, first=first, deadline=deadline)  # one beam, for both methods
-    if _small(puzzle) or guess.key <= _floor(puzzle):
+    if _small(puzzle, first) or guess.key <= _floor(puzzle):
         alone = search.minimum(
             puzzle, deadline=deadline, progress=progress, first=first, warm=guess
         )
-        why = ALONE if _small(puzzle) else MET
+        why = ALONE if _small(puzzle, first) else MET
         return _won(alone, "", started, proved=alone.proved_optimal, race=why)
     if not _can_fork_a_child():
         return _one_after_the_other(puzzle, deadline, progress, first, started, guess)
@@ -285,10 +285,12 @@ def _floor(puzzle: Puzzle) -> int:
     )
 
 
-def _small(puzzle: Puzzle) -> bool:
-    """A puzzle whose every leaf the search scores in one batch (`leaves.steps_at_once`): it
-    is exhausted in milliseconds, before a child process would have started."""
-    return puzzle.turns <= leaves.steps_at_once(puzzle.variant)
+def _small(puzzle: Puzzle, first: Move | None = None) -> bool:
+    """A puzzle whose every leaf the search scores in one batch (`leaves.steps_at_once`; a
+    fixed first move is one step fewer to choose): it is exhausted in milliseconds, before a
+    child process would have started."""
+    free = puzzle.turns - (1 if first is not None else 0)
+    return free <= leaves.steps_at_once(puzzle.variant)
 
 
 def _won(
