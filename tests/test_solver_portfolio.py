@@ -144,6 +144,15 @@ def test_the_questions_race_too() -> None:
     assert reached is not None and reached.outcome.final == final
 
 
+def test_the_ranking_is_the_portfolio_after_every_first_move() -> None:
+    ranked = portfolio.rank(small(), timeout=60)
+    alone = search.rank(small(), timeout=60)
+    assert [(r.move, r.points, r.remaining) for r in ranked] == [
+        (r.move, r.points, r.remaining) for r in alone
+    ]
+    assert all(r.answer.proved_optimal and r.answer.via == "portfolio" for r in ranked)
+
+
 def test_a_puzzle_the_search_exhausts_at_once_is_not_raced() -> None:
     answer = portfolio.minimum(small(), timeout=60)
     assert answer.proved_optimal and answer.method == "search"
