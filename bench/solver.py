@@ -325,8 +325,6 @@ def show(report: dict[str, Any], methods: list[str]) -> None:
 # -- the hard set ---------------------------------------------------------------------------
 
 HARD_SET = Path(__file__).with_name("hard_puzzles.json")
-KINDS = [(variant, above) for variant in ("slide", "eject") for above in (False, True)]
-"""The set is balanced over these: each variant, optimum 0 or above 0."""
 
 
 def puzzle_of(entry: dict[str, Any]) -> Puzzle:
@@ -355,15 +353,20 @@ def is_hard(puzzle: Puzzle) -> bool:
 
 
 def make_hard(count: int, timeout: float, seed: int) -> int:
-    """Draw ten-value puzzles until `count` hard ones (balanced over KINDS) are proved by
-    both methods alone, and agree (the search within a third of `timeout`, tried first because
-    it is the cheaper filter; Z3 within `timeout`); write them to HARD_SET."""
-    rng = random.Random(f"hard-{seed}")
-    wanted = {kind: count // len(KINDS) for kind in KINDS}
-    found: list[dict[str, Any]] = []
+    """Draw ten-value puzzles until HARD_SET holds `count` hard ones, each proved by both
+    methods alone, which agree (the search within a third of `timeout`, tried first because
+    it is the cheaper filter; Z3 within `timeout`). The set stays balanced: half with an
+    optimum above 0, and at least a quarter of each variant. Puzzles already in the file are
+    kept (a run can be resumed)."""
+    found: list[dict[str, Any]] = (
+        json.loads(HARD_SET.read_text(encoding="utf-8")) if HARD_SET.exists() else []
+    )
+    rng = random.Random(f"hard-{seed}-{len(found)}")
     drawn = 0
-    while any(wanted.values()):
-        variant = rng.choice([v for v, _ in KINDS if any(wanted[(v, a)] for a in (False, True))])
+    while len(found) < count:
+        variant = rng.choice(["slide", "eject"])
+        if not fits(found, count, variant, None):
+            continue
         puzzle = ten_value_puzzle(rng, variant)
         drawn += 1
         if not is_hard(puzzle):
@@ -376,10 +379,8 @@ def make_hard(count: int, timeout: float, seed: int) -> int:
             err.print(f"skip {puzzle.describe()}: {[r.outcome for r in runs.values()]}")
             continue
         ((points, remaining),) = outcomes
-        kind = (variant, points > 0 or remaining > 0)
-        if not wanted.get(kind):
+        if not fits(found, count, variant, points > 0 or remaining > 0):
             continue
-        wanted[kind] -= 1
         entry = {
             "grid": format_grid(puzzle.grid),
             "incoming": ",".join(str(v) for v in puzzle.incoming or ()),
@@ -392,6 +393,18 @@ def make_hard(count: int, timeout: float, seed: int) -> int:
         err.print(f"{len(found)}/{count} (of {drawn} drawn): {json.dumps(entry)}")
         HARD_SET.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     return 0
+
+
+def fits(found: list[dict[str, Any]], count: int, variant: str, above: bool | None) -> bool:
+    """Whether one more puzzle of this variant (optimum above 0 or not; None: either) keeps
+    the set able to end balanced: half above 0, at least a quarter of each variant."""
+    same = sum(entry["variant"] == variant for entry in found)
+    if same + 1 > count - count // 4:
+        return False
+    if above is None:
+        return True
+    alike = sum((entry["score"] > 0 or entry["remaining"] > 0) == above for entry in found)
+    return alike + 1 <= count // 2
 
 
 def run_hard(path: Path, methods: list[str], timeout: float, limit: float, as_json: bool) -> int:

@@ -15,8 +15,8 @@ run together, on the two cores a machine has at least:
   also dies with its parent);
 * when neither proves within the deadline, the better of the two witnesses is the answer,
   unproved;
-* no race when there is nothing to race for: a puzzle small enough for the search to score
-  every leaf in one batch (two or three steps), or whose beam witness (computed once, for
+* no race when there is nothing to race for: a puzzle small enough for the search to
+  exhaust in milliseconds (three slide steps, two eject), or whose beam witness (computed once, for
   both methods) already meets the lower bound, is answered by the search alone, in
   milliseconds, before a child process would have started.
 
@@ -39,7 +39,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from dekal import bits
-from dekal.proofs import bounds, leaves, search
+from dekal.proofs import bounds, search
 from dekal.proofs.answer import (
     Answer,
     GaveUp,
@@ -57,7 +57,7 @@ from dekal_ref.notation import Grid
 METHOD = "portfolio"
 _STOPPING = {signal.SIGINT, signal.SIGTERM}
 _MASKS = hasattr(signal, "pthread_sigmask")
-ALONE = "search alone: every leaf in one batch, no race needed"
+ALONE = "search alone: small enough to exhaust at once, no race needed"
 MET = "search alone: the beam's witness meets the lower bound, no race needed"
 FAILURES = ("witness_error", "error")
 """The child's messages that end a race at once: a bug, raised again here."""
@@ -285,12 +285,15 @@ def _floor(puzzle: Puzzle) -> int:
     )
 
 
+SMALL = {"slide": 3, "eject": 2}
+"""Steps the search exhausts in milliseconds whatever the puzzle (48³ or 240² leaves)."""
+
+
 def _small(puzzle: Puzzle, first: Move | None = None) -> bool:
-    """A puzzle whose every leaf the search scores in one batch (`leaves.steps_at_once`; a
-    fixed first move is one step fewer to choose): it is exhausted in milliseconds, before a
-    child process would have started."""
+    """A puzzle the search exhausts in milliseconds, before a child process would have
+    started (a fixed first move is one step fewer to choose)."""
     free = puzzle.turns - (1 if first is not None else 0)
-    return free <= leaves.steps_at_once(puzzle.variant)
+    return free <= SMALL[puzzle.variant]
 
 
 def _won(

@@ -16,7 +16,7 @@ The search is depth-first with
   leaf is pruned, and a leaf that meets the bound at the start ends the search, proved;
 * move ordering: the children of a node are tried best current score first, so a good
   bound arrives early;
-* the last two or three steps below a node evaluated at once on arrays (`proofs.leaves`).
+* the last two steps below a node evaluated at once on arrays (`proofs.leaves`).
 
 A finished search is a proof by exhaustion; when the time limit cuts it short the best leaf
 so far is returned with `proved_optimal` false. (`quick_bound`, `beam`, `Guess` and
