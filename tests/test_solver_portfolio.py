@@ -233,3 +233,20 @@ def test_ctrl_c_stops_both_methods_and_reaps_the_child() -> None:
     assert stderr == "error: interrupted (Ctrl-C)\n"
     for child in racing:
         assert not os.path.exists(f"/proc/{child}")  # reaped before the parent exited
+
+
+def test_the_hard_set_is_of_the_kinds_it_claims() -> None:
+    """bench/hard_puzzles.json: ≥ 20 puzzles, ten distinct values in each grid, 4–8 incoming
+    cards, both variants, half with an optimum above 0 (their solving is bench/solver.py's)."""
+    entries = json.loads((Path(__file__).parent.parent / "bench" / "hard_puzzles.json").read_text())
+    assert len(entries) >= 20
+    for entry in entries:
+        puzzle = make_puzzle(
+            parse_grid(entry["grid"]),
+            incoming=tuple(int(card) for card in entry["incoming"].split(",")),
+            variant=entry["variant"],
+        )
+        assert len(set(puzzle.grid)) == 10 and 4 <= puzzle.turns <= 8
+    assert {entry["variant"] for entry in entries} == {"slide", "eject"}
+    above = sum(entry["score"] > 0 or entry["remaining"] > 0 for entry in entries)
+    assert above * 2 == len(entries)
