@@ -9,7 +9,8 @@ a 16-bit mask; a step is one `dekal.tables.LEGAL` entry applied by `bits.push_gr
 The search is depth-first with
 * memoisation: a (grid, face-down) state already expanded at the same depth is skipped —
   sound with branch and bound, because a state is expanded under a bound at least as loose
-  as any later one, so a second visit can never find a better leaf;
+  as any later one, so a second visit can never find a better leaf; when the start has
+  symmetries of its own, a state and its images under them are one entry (`proofs.symmetry`);
 * branch and bound on the objective key points·32 + cards left (S3's order), from a strong
   first witness (`proofs.beam`: the beam's outcome is the first best leaf);
 * an admissible lower bound (`proofs.bounds`): a state whose bound cannot beat the best
@@ -28,7 +29,7 @@ from __future__ import annotations
 import time
 
 from dekal import bits, tables
-from dekal.proofs import bounds, leaves
+from dekal.proofs import bounds, leaves, symmetry
 from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
@@ -97,6 +98,8 @@ class _Search:
         )
         """No leaf beats this key (bounds.lower_key at the start): a leaf that meets it ends
         the search, proved."""
+        self.group = () if target is not None else symmetry.stabiliser(start, puzzle.face_down_mask)
+        """The start's own symmetries: a state and its images under them are one memo entry."""
         self.stop_below = max(stop_below, self.floor + 1)
 
     def warm_start(self, guess: Guess) -> None:
@@ -161,6 +164,8 @@ class _Search:
         for child, child_down, hole, index in ranked:
             if seen is not None:
                 state = child | (child_down << 64)
+                if self.group:
+                    state = symmetry.canonical(child, child_down, self.group)
                 if state in seen:
                     continue
                 if self.memo_size < MEMO_LIMIT:
@@ -208,6 +213,7 @@ def _answer(search: _Search, started: float, proof: str) -> Answer:
         "leaves": float(search.leaves),
         "memo_states": float(search.memo_size),
         "pruned": float(search.pruned),
+        "symmetries": float(len(search.group)),
         "lower_bound": float(search.floor // KEY_CARDS),
         "search_seconds": time.perf_counter() - started,
     }

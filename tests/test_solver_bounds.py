@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from dekal import bits, tables
-from dekal.proofs import bounds, ob_reach, search
+from dekal.proofs import bounds, ob_reach, ob_symmetry, search, symmetry
 from dekal.proofs.answer import KEY_CARDS
 from dekal.proofs.catalogue import OBLIGATIONS
 from dekal.proofs.obligation import Kernels
 from dekal.proofs.puzzle import Puzzle, make_puzzle
-from dekal_ref.notation import HOLE
+from dekal_ref.notation import HOLE, parse_grid
 from dekal_ref.push import apply_chain, hole_of, legal_pushes, push_card, push_chain
 from dekal_ref.scoring import score_grid
 
@@ -147,3 +148,52 @@ def test_the_distance_obligation_fails_on_a_slide_table_with_a_jump() -> None:
     broken = replace(Kernels(), legal={v: tuple(rows) for v, rows in legal.items()})
     verdict = ob_reach.OBLIGATIONS[0].check(broken, timeout=60)
     assert not verdict.proved and "hole a1, push R" in verdict.counterexample
+
+
+# -- symmetry merging (proofs/symmetry.py) ----------------------------------------------------
+
+
+def test_the_eight_symmetries_are_the_square_group_of_the_obligations() -> None:
+    # generated twice, independently: here from turns and a mirror, there as a closure
+    assert set(symmetry.symmetries()) == set(ob_symmetry.symmetries())
+    assert symmetry.symmetries()[0] == tuple(range(16))
+
+
+@given(
+    st.lists(st.integers(1, 10), min_size=16, max_size=16),
+    st.integers(0, 15),
+    st.integers(1, 10),
+    st.sampled_from(["slide", "eject"]),
+    st.data(),
+)
+def test_every_push_has_an_image_push_under_every_symmetry(
+    values: list[int], hole: int, card: int, variant: str, data: st.DataObject
+) -> None:
+    """P1/P2 know no compass: the image of a push's result is the result of a legal push
+    into the image hole, so a state and its images have the same futures."""
+    holed = tuple(HOLE if cell == hole else v for cell, v in enumerate(values))
+    push = data.draw(st.sampled_from(legal_pushes(hole, variant)))
+    after = push_card(holed, push, card, variant)
+    for turn in symmetry.symmetries():
+        mirror, _ = symmetry.image(bits.pack(holed), 0, turn)
+        wanted, _ = symmetry.image(bits.pack(after), 0, turn)
+        images = {
+            bits.pack(push_card(tuple(bits.unpack(mirror)), other, card, variant))
+            for other in legal_pushes(turn[hole], variant)
+        }
+        assert wanted in images
+
+
+def test_a_symmetric_start_merges_mirror_states_and_keeps_the_optimum(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # mirrored left to right: every line of play has a mirror line
+    puzzle = make_puzzle(parse_grid("1221/3443/5665/7887"), incoming=(9, 1, 3))
+    merged = search.minimum(puzzle, timeout=60)
+    assert merged.stats["symmetries"] == 1
+    monkeypatch.setattr(symmetry, "stabiliser", lambda grid, down: ())
+    plain = search.minimum(puzzle, timeout=60)
+    assert merged.stats["memo_states"] < plain.stats["memo_states"]
+    best = plain_best_key(puzzle)
+    assert merged.points * KEY_CARDS + merged.remaining == best
+    assert plain.points * KEY_CARDS + plain.remaining == best
