@@ -432,7 +432,9 @@ Exit codes: 0 every report passed; 1 a report has unexpected failures (as `run` 
 def report(
     results: Annotated[
         list[Path],
-        typer.Argument(metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path),
+        typer.Argument(
+            metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path
+        ),
     ],
     html_file: HtmlFile = None,
     badge: BadgeFile = None,
