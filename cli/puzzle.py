@@ -131,7 +131,12 @@ def show_puzzle(rated: RatedPuzzle, total: int) -> None:
             f"{rated.rating.choices} gets there. Which?"
         )
     )
-    out.print(Text(f"answer with: dekal puzzle {rated.number} --answer CELL:PUSH", style="dim"))
+    example = "the side and the line, like c2:L1" if puzzle.variant == "eject" else "like c2:L"
+    out.print(
+        Text(
+            f"answer with: dekal puzzle {rated.number} --answer CELL:PUSH ({example})", style="dim"
+        )
+    )
 
 
 def show_solution(rated: RatedPuzzle) -> None:
