@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from dekal.proofs import puzzle_set
 from dekal.proofs.puzzle import make_puzzle, parse_cells
 from dekal.proofs.puzzle_make import RECIPES, Recipe, analyse, cut, generate
 from dekal.proofs.puzzle_rating import LEVELS, rate
@@ -186,6 +187,11 @@ def _tampered(change: dict[str, Any]) -> str:
         ({"line": list(reversed(ENTRIES[0]["line"]))}, "line"),
         ({"number": 2, "id": "puzzle-002"}, "number"),
         ({"proved_by": []}, "proved_by"),
+        (
+            {"ranking": [ENTRIES[0]["ranking"][0] | {"move": "e9:Q"}, *ENTRIES[0]["ranking"][1:]]},
+            "ranking.0.move",
+        ),
+        ({"second": ENTRIES[0]["second"] | {"score": -1}}, "second.score"),
     ],
 )
 def test_the_loader_refuses_an_entry_that_does_not_hold_together(
@@ -194,6 +200,21 @@ def test_the_loader_refuses_an_entry_that_does_not_hold_together(
     with pytest.raises(PuzzleSetError) as refused:
         read_puzzles(_tampered(change))
     assert refused.value.field == field
+
+
+def test_the_loader_checks_the_schema_as_written() -> None:
+    """The loader validates against the schema with its references inlined (for speed):
+    the same verdicts as the schema file itself, on every entry and on broken ones."""
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    inlined = jsonschema.Draft202012Validator(puzzle_set.inlined(SCHEMA, SCHEMA["$defs"]))
+    broken = [
+        ENTRIES[0] | {"best": "a1"},
+        ENTRIES[0] | {"optimum": {"score": 3}},
+        ENTRIES[0] | {"ranking": [ENTRIES[0]["ranking"][0] | {"ahead": [-1]}]},
+    ]
+    for entry in ENTRIES + broken:
+        assert validator.is_valid(entry) == inlined.is_valid(entry)
+    assert not any(inlined.is_valid(entry) for entry in broken)
 
 
 def test_a_ranking_in_another_order_is_refused() -> None:
@@ -270,5 +291,19 @@ def test_generation_is_reproducible_from_its_seed() -> None:
     assert all(rated["proved_by"] == ["search", "z3"] for rated in first)
 
 
-def test_the_bundled_set_is_drawn_from_the_recipes() -> None:
-    assert sum(recipe.count for recipe in RECIPES) == len(ENTRIES)
+def _recipe_of(entry: dict[str, Any]) -> Recipe:
+    (recipe,) = [
+        recipe
+        for recipe in RECIPES
+        if (recipe.variant, recipe.solo, recipe.turns)
+        == (entry["variant"], entry["solo"], entry["turns"])
+    ]
+    return recipe
+
+
+def test_the_bundled_set_is_what_the_recipes_draw() -> None:
+    for recipe in RECIPES:
+        mine = [entry for entry in ENTRIES if _recipe_of(entry) is recipe]
+        assert len(mine) == recipe.count, recipe.name
+        low, high = recipe.face_down
+        assert all(low <= len(entry["face_down"].split(",")) <= high for entry in mine)
