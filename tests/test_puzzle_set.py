@@ -12,8 +12,10 @@ the loader's objects, for what it checks.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -307,3 +309,41 @@ def test_the_bundled_set_is_what_the_recipes_draw() -> None:
         assert len(mine) == recipe.count, recipe.name
         low, high = recipe.face_down
         assert all(low <= len(entry["face_down"].split(",")) <= high for entry in mine)
+
+
+# --- docs/puzzles.md, Rated puzzles: its tables say what the set holds ----------------------
+
+DOC = (Path(__file__).resolve().parent.parent / "docs" / "puzzles.md").read_text("utf-8")
+RATED_SECTION = DOC[DOC.index("## Rated puzzles") :]
+KIND_ROW = re.compile(
+    r"^\| (slide|eject|solo), (\d) (?:incoming cards|turns) "
+    r"\| (\d+) \| (\d+)–(\d+) \| (\d+)–(\d+) \|",
+    re.MULTILINE,
+)
+LEVEL_ROW = re.compile(r"^\| (easy|medium|hard|expert) \| [^|]+ \| (\d+) \|$", re.MULTILINE)
+
+
+def test_the_docs_table_of_kinds_is_the_set() -> None:
+    rows = KIND_ROW.findall(RATED_SECTION)
+    assert len(rows) == len(RECIPES)
+    for kind, turns, count, low, high, fewest, most in rows:
+        mine = [
+            entry
+            for entry in ENTRIES
+            if int(turns) == entry["turns"]
+            and (
+                entry["solo"] if kind == "solo" else entry["variant"] == kind and not entry["solo"]
+            )
+        ]
+        assert len(mine) == int(count), kind
+        down = [len(entry["face_down"].split(",")) for entry in mine]
+        choices = [entry["rating"]["choices"] for entry in mine]
+        assert (min(down), max(down)) == (int(low), int(high)), kind
+        assert (min(choices), max(choices)) == (int(fewest), int(most)), kind
+
+
+def test_the_docs_table_of_levels_is_the_set() -> None:
+    counts = {level: int(count) for level, count in LEVEL_ROW.findall(RATED_SECTION)}
+    assert counts == {
+        level: sum(entry["rating"]["level"] == level for entry in ENTRIES) for level in LEVELS
+    }
