@@ -18,6 +18,7 @@ from rich.text import Text
 from dekal.cli.common import (
     EXIT_VERDICT,
     DekalCommand,
+    describe,
     fail,
     grid_picture,
     out,
@@ -29,6 +30,7 @@ from dekal.proofs.puzzle import Move, Puzzle
 from dekal.proofs.puzzle_rating import LEVELS
 from dekal.proofs.puzzle_set import RatedPuzzle, load_puzzles, parse_move
 from dekal.proofs.replay import replay
+from dekal_ref.errors import IllegalAction
 from dekal_ref.notation import cell_name, value_symbol
 from dekal_ref.push import push_chain
 from dekal_ref.reading import shown
@@ -95,9 +97,12 @@ def legal_answer(puzzle: Puzzle, text: str) -> Move:
             f"(T1), one of {', '.join(cell_name(c) for c in sorted(puzzle.face_down))}",
             kind="illegal",
             rule="T1",
+            field="--answer",
         )
-    with user_errors("--answer: "):
+    try:
         push_chain(move.reveal, move.push, puzzle.variant)
+    except IllegalAction as error:
+        fail(f"--answer: {describe(error)}", kind="illegal", rule=error.rule, field="--answer")
     return move
 
 

@@ -64,7 +64,7 @@ def test_revealing_a_face_up_card_is_illegal_t1_exit_2() -> None:
     result = dekal("puzzle", "1", "--answer", f"{cell_name(face_up)}:L", "--json")
     assert result.exit_code == 2
     error = json.loads(result.stdout)["error"]
-    assert error["kind"] == "illegal" and error["rule"] == "T1"
+    assert (error["kind"], error["rule"], error["field"]) == ("illegal", "T1", "--answer")
 
 
 def _straight_into_the_hole(cell: int) -> str | None:
@@ -85,7 +85,7 @@ def test_a_push_the_rules_forbid_is_illegal_p1_exit_2() -> None:
     result = dekal("puzzle", str(number), "--answer", f"{cell_name(cell)}:{push}", "--json")
     assert result.exit_code == 2
     error = json.loads(result.stdout)["error"]
-    assert error["kind"] == "illegal" and error["rule"] == "P1"
+    assert (error["kind"], error["rule"], error["field"]) == ("illegal", "P1", "--answer")
 
 
 def test_an_eject_answer_must_name_its_line_p2_exit_2() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,6 +21,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dekal.proofs import puzzle_set
 from dekal.proofs.puzzle import make_puzzle, parse_cells
@@ -347,3 +350,44 @@ def test_the_docs_table_of_levels_is_the_set() -> None:
     assert counts == {
         level: sum(entry["rating"]["level"] == level for entry in ENTRIES) for level in LEVELS
     }
+
+
+# --- properties of the rating ----------------------------------------------------------------
+
+
+@st.composite
+def rankings(draw: st.DrawFn) -> tuple[dict[str, int], dict[str, list[int]], int]:
+    """Optima with one strict best, and look-ahead points, for 2..12 first moves."""
+    turns = draw(st.integers(1, 4))
+    count = draw(st.integers(2, 12))
+    best = draw(st.integers(0, 60))
+    others = draw(st.lists(st.integers(best + 1, 100), min_size=count - 1, max_size=count - 1))
+    names = [f"m{i}" for i in range(count)]
+    optimum = dict(zip(names, [best, *others], strict=True))
+    looks = st.lists(st.integers(0, 150), min_size=turns - 1, max_size=turns - 1)
+    ahead = {name: draw(looks) for name in names}
+    return optimum, ahead, turns
+
+
+@given(rankings(), st.integers(-20, 20))
+def test_the_rating_depends_on_differences_only(
+    ranking: tuple[dict[str, int], dict[str, list[int]], int], shift: int
+) -> None:
+    """Shifting every optimum, or every look-ahead at one depth, by the same points (as an
+    incoming card of another value shifts every line alike) leaves the rating as it was."""
+    optimum, ahead, turns = ranking
+    shifted = {move: points + shift for move, points in optimum.items()}
+    looked = {move: [points + shift for points in looks] for move, looks in ahead.items()}
+    assert rate(shifted, looked, turns) == rate(optimum, ahead, turns)
+
+
+@given(rankings())
+def test_a_hopeless_extra_first_move_only_adds_a_choice(
+    ranking: tuple[dict[str, int], dict[str, list[int]], int],
+) -> None:
+    optimum, ahead, turns = ranking
+    before = rate(optimum, ahead, turns)
+    worst = max(optimum.values()) + 3
+    after = rate(optimum | {"hopeless": worst}, ahead | {"hopeless": [999] * (turns - 1)}, turns)
+    assert after == replace(before, choices=before.choices + 1)
+    assert 1 <= after.horizon <= turns and after.close < after.choices
