@@ -156,3 +156,8 @@ def test_svg_draws_the_puzzle_grid_with_its_face_down_cards(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     picture = target.read_text("utf-8")
     assert picture.count('data-state="face-down"') == len(FIRST.puzzle.face_down)
+
+
+def test_random_without_a_seed_still_keeps_to_the_level() -> None:
+    payload = json.loads(dekal("puzzle", "--random", "--rating", "easy", "--json").stdout)
+    assert payload["rating"]["level"] == "easy"
