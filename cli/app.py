@@ -64,6 +64,7 @@ COMMANDS = {
     "show": Entry("show", "Draw a grid or a position, as text or SVG."),
     "replay": Entry("replay", "Play a game record and tell the game turn by turn."),
     "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
+    "puzzle": Entry("puzzle", "Solve a rated puzzle: find the one best first move."),
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
