@@ -65,6 +65,7 @@ COMMANDS = {
     "replay": Entry("replay", "Play a game record and tell the game turn by turn."),
     "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
+    "simulate": Entry("simulate", "Play many seeded games between bots: who wins, with 95% CIs."),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),
