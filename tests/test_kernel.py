@@ -345,3 +345,34 @@ def test_rollouts_refuse_mixed_rules_and_unknown_ends() -> None:
         kernel.rollouts(two, [RANDOM] * 2, np.arange(2, dtype=np.uint64))
     with pytest.raises(ValueError, match="until"):
         kernel.rollouts(two[:1], [RANDOM] * 2, np.arange(1, dtype=np.uint64), "turn")
+
+
+# --- the Python bots (dekal.bots) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (Rules(2), (RANDOM, RANDOM)),
+        (Rules(3, "eject"), (GREEDY, GREEDY, GREEDY)),
+        (Rules(4, "slide", "chosen"), (RANDOM, GREEDY, RANDOM, GREEDY)),
+        (Rules(6, "eject", "chosen"), (GREEDY, RANDOM) * 3),
+        (Rules(2, "slide", "lowest", 100), (GREEDY, RANDOM)),
+        (Rules(3, "eject", "chosen", 60), (RANDOM, RANDOM, GREEDY)),
+    ],
+    ids=case_id,
+)
+def test_the_policies_are_the_python_bots(case: tuple[Rules, tuple[int, ...]]) -> None:
+    """Same seed, same actions: the kernel's policies are dekal.bots' random and greedy bots
+    playing dekal.bots.table.play_game (which deals a new round without an action)."""
+    from dekal.bots.bot import make_bot
+    from dekal.bots.table import play_game
+
+    rules, policies = case
+    bots = [make_bot(NAMES[policy]) for policy in policies]
+    for seed in (5, 2**64 - 3):
+        first = first_of(rules, seed)
+        by_bots = play_game(rules, bots, seed, first)
+        by_kernel = kernel.played_game(rules, seed, policies, first)
+        assert [a for a in by_kernel.actions if a != "deal"] == list(map(str, by_bots.actions))
+        assert format_position(by_kernel.final) == dekal_ref.format_position(by_bots.final)
