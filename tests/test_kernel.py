@@ -15,6 +15,8 @@ from itertools import product
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dekal_ref
 from dekal import kernel
@@ -194,6 +196,32 @@ def test_same_deal_same_choices_same_final_position(case: tuple[Rules, tuple[int
         assert played.actions == actions
         assert format_position(played.final) == dekal_ref.format_position(final)
         assert kernel.game_actions(rules, seed, policies, first) == actions
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(2, 6),
+    push=st.sampled_from(["slide", "eject"]),
+    first=st.sampled_from(["lowest", "chosen"]),
+    threshold=st.sampled_from([None, None, 25, 50]),
+    policies=st.lists(st.sampled_from([RANDOM, GREEDY]), min_size=6, max_size=6),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_any_seed_and_rules_play_as_the_reference(
+    players: int,
+    push: str,
+    first: str,
+    threshold: int | None,
+    policies: list[int],
+    seed: int,
+) -> None:
+    """Same deal, same choices, same final position, for seeds and rules Hypothesis picks."""
+    rules = Rules(players, push, first, threshold)
+    chosen = first_of(rules, seed)
+    played = kernel.played_game(rules, seed, policies[:players], chosen)
+    final, actions = reference_game(rules, seed, policies[:players], chosen)
+    assert played.actions == actions
+    assert format_position(played.final) == dekal_ref.format_position(final)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
