@@ -60,7 +60,6 @@ UNIT_53 = 2.0**-53  # Draws.below: the top 53 bits of an output as a fraction of
 DRAWS_PER_DEAL = len(DECK) - 1  # Fisher–Yates over 100 cards: one draw for i = 99 … 1
 SORTED_DECK = np.array(DECK, np.int64)
 
-MASK64 = U(bits.MASK64)
 NIBBLE_LOW = U(bits.NIBBLE_LOW)
 NOT_LAST_COLUMN = U(bits.NOT_LAST_COLUMN)
 NOT_LAST_ROW = U(bits.NOT_LAST_ROW)
@@ -125,6 +124,7 @@ def pack(deck: NDArray[np.int64], first: int) -> np.uint64:
 
 @compiled
 def cell_value(word: np.uint64, cell: int) -> int:
+    """The value in `cell` of a grid word (0: the hole)."""
     return int((word >> U(4 * cell)) & CELL_MASK)
 
 

@@ -22,7 +22,7 @@ import dekal_ref
 from dekal import kernel
 from dekal.draws import Draws, seat_seed
 from dekal.fast import format_position, from_reference
-from dekal.kernel_bits import below, next_output, shuffle
+from dekal.kernel_bits import below, next_output, score, shuffle
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take, legal_actions
 from dekal_ref.deal import SplitMix64, deal_from_deck, seeded_deals, shuffled_deck
 from dekal_ref.errors import IllegalAction
@@ -180,6 +180,16 @@ def test_below_is_draws_below() -> None:
         streams, draws = np.array([seed], np.uint64), Draws(seed)
         for k in [1, 2, 3, 7, 16, 100, 2**20 + 1] * 20:
             assert below(streams, 0, k) == draws.below(k)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 10), min_size=16, max_size=16))
+def test_scores_are_the_references_with_empty_cells(values: list[int]) -> None:
+    """S1/S2 compiled, on grids with any number of empty cells (0): what the greedy policy's
+    visible scores need, and the final scores."""
+    word = np.uint64(sum(value << (4 * cell) for cell, value in enumerate(values)))
+    reference = score_grid(tuple(values))
+    assert score(word) == (reference.points, reference.remaining)
 
 
 # --- whole games -----------------------------------------------------------------------------
