@@ -12,14 +12,11 @@ time, and pure NumPy cannot vectorise a game whose every decision depends on the
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from dekal import bits, draws
+from dekal.kernel_cache import compiled
 from dekal.kernel_tables import (
     DROP,
     DROP16,
@@ -38,18 +35,6 @@ from dekal.kernel_tables import (
     MOVE_UP16,
 )
 from dekal_ref.deal import DECK
-
-Function = TypeVar("Function", bound=Callable[..., Any])
-
-
-def compiled(function: Function) -> Function:
-    """numba.njit(cache=True), typed for mypy: the compiled function keeps its signature.
-
-    cache=True writes the machine code next to the module, so only a process's first call
-    after a change of the source pays the compile time.
-    """
-    return cast(Function, njit(cache=True)(function))
-
 
 U = np.uint64
 GOLDEN_GAMMA = U(draws.GOLDEN_GAMMA)  # SplitMix64's increment (dekal_ref.deal)

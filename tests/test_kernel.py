@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import product
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dekal_ref
-from dekal import kernel
+from dekal import kernel, kernel_cache
 from dekal.draws import Draws, seat_seed
 from dekal.fast import format_position, from_reference
 from dekal.kernel_bits import below, next_output, score, shuffle
@@ -414,3 +415,23 @@ def test_the_policies_are_the_python_bots(case: tuple[Rules, tuple[int, ...]]) -
         by_kernel = kernel.played_game(rules, seed, policies, first)
         assert [a for a in by_kernel.actions if a != "deal"] == list(map(str, by_bots.actions))
         assert format_position(by_kernel.final) == dekal_ref.format_position(by_bots.final)
+
+
+# --- numba's cache ---------------------------------------------------------------------------
+
+
+def test_cached_kernel_code_is_dropped_when_a_source_changes(tmp_path: Path) -> None:
+    """numba keys a cache by the function's own file: kernel_cache drops every cached kernel
+    file when any source the kernel compiles has changed, and keeps them otherwise."""
+    cached = [tmp_path / "kernel_play.play_on-1.py311.nbi", tmp_path / "kernel_bits.below-2.nbc"]
+    other = tmp_path / "solver.search-3.py311.nbi"
+    for path in [*cached, other]:
+        path.write_text("machine code")
+    (tmp_path / kernel_cache.STAMP).write_text("the digest of older sources")
+    kernel_cache.refresh(tmp_path)
+    assert not any(path.exists() for path in cached) and other.exists()
+    assert (tmp_path / kernel_cache.STAMP).read_text() == kernel_cache.digest()
+    for path in cached:
+        path.write_text("machine code")
+    kernel_cache.refresh(tmp_path)
+    assert all(path.exists() for path in cached)
