@@ -313,9 +313,9 @@ def test_policies_are_one_known_code_per_seat() -> None:
 
 
 def mid_game_states(rules: Rules, seed: int) -> list[GameState]:
-    """Positions of one random reference game in every phase: every 7th step (a turn is 3n
-    steps, never a multiple of 7, so reveals with some picks made, takes and pushes all come
-    up) and every position between two rounds."""
+    """Positions of one random reference game in every phase: the first two (before F1),
+    every 7th step (a turn is 3n steps, never a multiple of 7, so reveals with some picks
+    made, takes and pushes all come up) and every position between two rounds."""
     rng = Draws(seed)
     state = dekal_ref.new_game(
         rules, seeded_deals(seed, rules.players, 1)[0], first_of(rules, seed)
@@ -329,7 +329,7 @@ def mid_game_states(rules: Rules, seed: int) -> list[GameState]:
             state = dekal_ref.apply(state, NewRound(next(deals)))
             continue
         step += 1
-        if step % 7 == 0:
+        if step % 7 == 0 or step <= 2:  # and the first two: F1 is still to come
             states.append(state)
         legal = legal_actions(state)
         state = dekal_ref.apply(state, legal[rng.below(len(legal))])
@@ -367,6 +367,8 @@ def test_rollouts_play_on_as_the_reference_does(case: tuple[Rules, tuple[int, ..
             assert batch.totals[k].tolist() == list(final.totals)
             assert batch.places[k].tolist() == [s.place for s in standings]
             assert batch.rounds[k] == final.round
+            assert final.start is not None
+            assert batch.first_player[k] == (final.start - final.round + 1) % rules.players
 
 
 def test_rollouts_accept_either_engines_state() -> None:
