@@ -105,8 +105,9 @@ def reference_game(
 
 
 def f2_facts(rules: Rules, seed: int, actions: list[str]) -> tuple[bool, bool]:
-    """(f2_tie, pile_exhausted) of a game under F1, read off the reference's turn 1: the
-    tied seats draw the `removed` cards in rounds of one card each, lowest draw survives."""
+    """(f2_tie, pile_exhausted) of a game under F1, read off the reference's turn 1: its
+    `removed` cards are the tied seats' draws, one card per tied seat a round, and the seats
+    that drew the round's lowest stay tied; still tied when the cards run out: a short pile."""
     state = dekal_ref.new_game(rules, seeded_deals(seed, rules.players, 1)[0])
     reveals = [dekal_ref.parse_action(text) for text in actions[: rules.players]]
     revealed = [state.values(r.seat)[r.cell] for r in reveals]  # type: ignore[union-attr]
