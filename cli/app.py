@@ -66,7 +66,9 @@ COMMANDS = {
     "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
     "puzzle": Entry("puzzle", "Solve a rated puzzle: find the one best first move."),
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
-    "simulate": Entry("simulate", "Play many seeded games between bots: who wins, with 95% CIs."),
+    "simulate": Entry(
+        "simulate", "Play many seeded games between bots; report who wins, with 95% intervals."
+    ),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),
