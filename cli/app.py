@@ -65,6 +65,7 @@ COMMANDS = {
     "replay": Entry("replay", "Play a game record and tell the game turn by turn."),
     "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
+    "play": Entry("play", "Play a game of Dékal at the terminal against bots."),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),
