@@ -16,9 +16,9 @@ from typing import Annotated
 
 import typer
 
+from dekal.bots.bot import make_bot
 from dekal.cli.app import Interrupted
 from dekal.cli.common import DekalCommand, fail, output_file, user_errors, whole_number
-from dekal.cli.play_standin import make_bot
 from dekal.cli.play_table import Step, Table, read_human_action, seat_actions
 from dekal.cli.play_views import JsonView, TextView, View
 from dekal_ref.errors import DekalError, NotationError
@@ -30,14 +30,15 @@ from dekal_ref.state import Rules
 PLAY_HELP = """Play a game of Dékal at the terminal against bots.
 
 You sit at one seat (--seat, 0 by default); bots play the others, one spec each in --bots
-(random, greedy, pimc, ismcts; options like pimc:samples=50), or one spec for every other
-seat. You see what your seat may see: face-down cards are ?, the others' picks and the
-set-aside pile stay hidden (M3); your own pick is yours to know.
+in seat order, or one spec for every other seat (the bots of dekal.bots: random, greedy,
+and the searching ones with their options, like ismcts:iterations=400,c=0.7). You see what
+your seat may see: face-down cards are ?, the others' picks and the set-aside pile stay
+hidden (M3); your own pick is yours to know.
 
 \b
     dekal play --bots greedy
-    dekal play --players 4 --bots greedy,pimc,random --seat 2 --seed 7
-    dekal play --bots pimc --variant eject --first chosen --match 100
+    dekal play --players 4 --bots greedy,random,greedy --seat 2 --seed 7
+    dekal play --bots greedy --variant eject --first chosen --match 100
     dekal play --bots random --seed 1 --record game.dkr
     printf 'legal\\nquit\\n' | dekal play --bots greedy --seed 1 --json
 
@@ -57,9 +58,21 @@ MAX_LINE = 200
 """The longest line the human may type: more is refused, never read whole."""
 
 
+def split_bot_specs(specs: str) -> list[str]:
+    """`greedy,pimc:samples=50,worlds=3,random` -> greedy, pimc:samples=50,worlds=3, random:
+    a piece `name=value` continues the options of the bot before it (dekal.bots.bot)."""
+    names: list[str] = []
+    for piece in (piece.strip() for piece in specs.split(",")):
+        if names and "=" in piece and ":" not in piece:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    return names
+
+
 def parse_bot_list(specs: str, players: int | None) -> list[str]:
     """--bots: one spec per other seat, or one spec for every other seat."""
-    names = [spec.strip() for spec in specs.split(",")]
+    names = split_bot_specs(specs)
     if not all(names):
         fail(f"{shown(specs)}: an empty bot name", field="--bots")
     if players is None:
@@ -162,8 +175,8 @@ def play(
         str,
         typer.Option(
             metavar="SPEC,...",
-            help="The bots, one per other seat in seat order, or one for all: random, greedy,"
-            " pimc, ismcts.",
+            help="The bots, one per other seat in seat order, or one for all (random,"
+            " greedy, ...; options after a colon: NAME:OPTION=VALUE,OPTION=VALUE).",
         ),
     ] = "greedy",
     seat: Annotated[

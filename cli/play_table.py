@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from dekal.cli.play_standin import Bot, observation_of
+from dekal.bots.bot import Bot
+from dekal.bots.observation import observation_of
 from dekal.draws import Draws, seat_seed
 from dekal_ref.actions import Action, NewRound, Reveal, apply, legal_actions, parse_action
 from dekal_ref.deal import Deal, SplitMix64, deal_from_deck, shuffled_deck

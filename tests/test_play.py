@@ -18,12 +18,16 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from dekal.bots.observation import read_public_view
+from dekal.bots.random_bot import RandomBot
+from dekal.bots.table import play_game
 from dekal.cli.app import app
+from dekal.draws import Draws, seat_seed
 from dekal_ref.deal import seeded_deals
 from dekal_ref.notation import format_grid
 from dekal_ref.position import format_position
 from dekal_ref.record import check_result, iter_replay, parse_record
-from dekal_ref.state import GameState
+from dekal_ref.state import GameState, Rules
 
 runner = CliRunner()
 GRID_LIKE = re.compile(r"[1-9Ta-j.?]{4}(?:/[1-9Ta-j.?]{4}){3}")
@@ -155,6 +159,49 @@ def test_a_match_deals_each_round_from_the_seed_and_replays_m5(tmp_path: Path) -
     assert events.count("round") == rounds - 1 and events.count("scored") == rounds
     assert events[-2:] == ["over", "end"]
     assert replayed_states(record)[-1].phase.value == "over"
+
+
+@pytest.mark.parametrize(
+    ("players", "seat", "rules", "seed"),
+    [(2, 1, ["--first", "chosen"], 5), (3, 0, ["--variant", "eject", "--match", "100"], 9)],
+)
+def test_a_human_who_plays_like_a_bot_from_what_it_sees_plays_the_bots_table_game(
+    tmp_path: Path, players: int, seat: int, rules: list[str], seed: int
+) -> None:
+    """Differential: the scripted human is the random bot, reading only the public view the
+    JSON prompts show; the game must be the one dekal.bots.table plays with that bot at its
+    seat (the same table loop, deals and draws), so the play loop keeps CONTRACTS.md's
+    order and the prompts hold all the bot needs."""
+    record = tmp_path / "game.dkr"
+    args = ["play", "--players", str(players), "--bots", "random", "--seat", str(seat)]
+    args += [*rules, "--seed", str(seed), "--record", str(record), "--json"]
+    human, draws, script = RandomBot(), Draws(seat_seed(seed, seat)), ""
+    while True:
+        lines = [json.loads(line) for line in dekal(args, script).output.splitlines()]
+        if lines[-2].get("event") == "over":
+            break
+        prompt = next(obj for obj in reversed(lines) if "prompt" in obj)
+        script += f"{human.act(read_public_view(prompt['position']), seat, draws)}\n"
+    played = play_game(
+        Rules(players, *rules_of(rules)), [RandomBot()] * players, seed, first_player(rules)
+    )
+    assert parse_record(record.read_text(encoding="utf-8")).steps() == (
+        parse_record(played.record).steps()
+    )
+
+
+def rules_of(options: list[str]) -> tuple[str, str, int | None]:
+    given = dict(zip(options[::2], options[1::2], strict=True))
+    threshold = given.get("--match")
+    return (
+        given.get("--variant", "slide"),
+        given.get("--first", "lowest"),
+        int(threshold) if threshold else None,
+    )
+
+
+def first_player(options: list[str]) -> int | None:
+    return 0 if "chosen" in options else None
 
 
 # --- One decision -----------------------------------------------------------------------------
