@@ -163,6 +163,7 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.rules: Rules = game.rules
         self.deck: list[int] = []  # the cards dealt so far, in dealing order
+        self.left = Counter(DECK)  # the copies of each value not dealt yet
         self.deal: Deal | None = None
         self.position: FastState | None = None  # the engine's full position, once dealt
         self.actions: list[Action] = []
@@ -185,9 +186,8 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """M1, M3: the next card of a uniform shuffle, by the copies of each value left."""
-        left = Counter(DECK) - Counter(self.deck)
         total = CARDS - len(self.deck)
-        return [(value - 1, count / total) for value, count in sorted(left.items())]
+        return [(value - 1, count / total) for value, count in sorted(self.left.items()) if count]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.position is not None
@@ -202,6 +202,7 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, number: int) -> None:
         if self.position is None:
             self.deck.append(number + 1)
+            self.left[number + 1] -= 1
             if len(self.deck) == CARDS:
                 self.deal = deal_from_deck(self.deck, self.rules.players)
                 first = 0 if self.rules.first == "chosen" else None
