@@ -233,7 +233,7 @@ def test_the_observation_is_the_public_view_of_the_position() -> None:
 )
 def test_openspiel_random_sim_test_passes(params: dict[str, Any]) -> None:
     pyspiel.random_sim_test(
-        pyspiel.load_game("dekal", params), num_sims=2, serialize=False, verbose=False
+        pyspiel.load_game("dekal", params), num_sims=2, serialize=True, verbose=False
     )
 
 
