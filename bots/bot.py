@@ -35,10 +35,14 @@ class Bot(Protocol):
 
 
 def _kinds() -> dict[str, type[Any]]:
-    return {"random": RandomBot, "greedy": GreedyBot}
+    # The search bots are imported here: they import this module for spec_of.
+    from dekal.bots.ismcts import IsmctsBot
+    from dekal.bots.pimc import PimcBot
+
+    return {"random": RandomBot, "greedy": GreedyBot, "pimc": PimcBot, "ismcts": IsmctsBot}
 
 
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "pimc", "ismcts")
 """Every bot `make_bot` knows, weakest first."""
 
 
