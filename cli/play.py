@@ -31,14 +31,14 @@ PLAY_HELP = """Play a game of Dékal at the terminal against bots.
 
 You sit at one seat (--seat, 0 by default); bots play the others, one spec each in --bots
 in seat order, or one spec for every other seat (the bots of dekal.bots: random, greedy,
-and the searching ones with their options, like ismcts:iterations=400,c=0.7). You see what
+pimc, ismcts, with options after a colon, like ismcts:iterations=400,c=0.7). You see what
 your seat may see: face-down cards are ?, the others' picks and the set-aside pile stay
 hidden (M3); your own pick is yours to know.
 
 \b
     dekal play --bots greedy
-    dekal play --players 4 --bots greedy,random,greedy --seat 2 --seed 7
-    dekal play --bots greedy --variant eject --first chosen --match 100
+    dekal play --players 4 --bots greedy,pimc,ismcts --seat 2 --seed 7
+    dekal play --bots pimc --variant eject --first chosen --match 100
     dekal play --bots random --seed 1 --record game.dkr
     printf 'legal\\nquit\\n' | dekal play --bots greedy --seed 1 --json
 
@@ -132,12 +132,14 @@ def run_game(table: Table, view: View) -> None:
     view.started(table)
     while not table.over:
         if not table.human_decides():
-            view.step(table, table.play_table())
+            with view.waiting(table):
+                step = table.play_table()
+            view.step(table, step)
             continue
-        step = ask_human(table, view)
-        if step is None:
+        answer = ask_human(table, view)
+        if answer is None:
             return
-        view.step(table, step)
+        view.step(table, answer)
 
 
 def save_record(table: Table, target: Path | None) -> Path | None:
@@ -175,8 +177,8 @@ def play(
         str,
         typer.Option(
             metavar="SPEC,...",
-            help="The bots, one per other seat in seat order, or one for all (random,"
-            " greedy, ...; options after a colon: NAME:OPTION=VALUE,OPTION=VALUE).",
+            help="The bots, one per other seat in seat order, or one for all: random,"
+            " greedy, pimc, ismcts (options: NAME:OPTION=VALUE,OPTION=VALUE).",
         ),
     ] = "greedy",
     seat: Annotated[

@@ -22,6 +22,7 @@ from dekal.bots.observation import read_public_view
 from dekal.bots.random_bot import RandomBot
 from dekal.bots.table import play_game
 from dekal.cli.app import app
+from dekal.cli.play import split_bot_specs
 from dekal.draws import Draws, seat_seed
 from dekal_ref.deal import seeded_deals
 from dekal_ref.notation import format_grid
@@ -312,6 +313,27 @@ def test_a_bad_table_is_one_json_error_naming_the_field(args: list[str], field: 
     assert result.exit_code == 2
     error: dict[str, Any] = json.loads(result.output)["error"]
     assert error["field"] == field
+
+
+def test_bot_options_stay_with_their_bot_in_the_list() -> None:
+    assert split_bot_specs("greedy,ismcts:iterations=20,c=0.7,pimc:samples=4,random") == [
+        "greedy",
+        "ismcts:iterations=20,c=0.7",
+        "pimc:samples=4",
+        "random",
+    ]
+
+
+def test_the_searching_bots_sit_at_the_table_with_their_options(tmp_path: Path) -> None:
+    record = tmp_path / "g.dkr"
+    args = ["play", "--bots", "pimc:samples=3,ismcts:iterations=8,batch=4", "--seed", "6"]
+    result = dekal([*args, "--record", str(record), "--json"], "a1\nlegal\n")
+    start = json.loads(result.output.splitlines()[0])
+    assert [bot["bot"] for bot in start["bots"]] == [
+        "pimc:samples=3",
+        "ismcts:iterations=8,batch=4",
+    ]
+    assert replayed_states(record)[-1].phase.value == "take"  # every seat revealed: bots too
 
 
 def test_a_table_of_six_seats_three_bot_kinds_and_the_chosen_first_player(tmp_path: Path) -> None:
