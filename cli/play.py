@@ -88,18 +88,17 @@ def parse_bot_list(specs: str, players: int | None) -> list[str]:
 
 
 def read_line() -> str | None:
-    """The human's next line, without its end; None at the end of input (Ctrl-D)."""
+    """The human's next line, without its end; None at the end of input (Ctrl-D).
+    NotationError for a line that is not text or longer than MAX_LINE (dropped whole)."""
     try:
         line = sys.stdin.readline(MAX_LINE + 1)
     except UnicodeDecodeError:
-        return "\0"  # refused as notation below, like any other unreadable word
-    if not line:
-        return None
+        raise NotationError("action", "the line is not UTF-8 text") from None
     if len(line) > MAX_LINE and not line.endswith("\n"):
         while (rest := sys.stdin.readline(4096)) and not rest.endswith("\n"):
             pass  # the rest of the overlong line is dropped, not read as further actions
-        return "\0"
-    return line.strip()
+        raise NotationError("action", f"a line of more than {MAX_LINE} characters")
+    return line.strip() if line else None
 
 
 def ask_human(table: Table, view: View) -> Step | None:
@@ -107,7 +106,12 @@ def ask_human(table: Table, view: View) -> Step | None:
     input ends."""
     while True:
         view.prompt(table)
-        line = read_line()
+        try:
+            line = read_line()
+        except NotationError as error:
+            view.heard("")
+            view.refused(error)
+            continue
         view.heard(line)
         if line is None or line == "quit":
             return None
@@ -119,8 +123,6 @@ def ask_human(table: Table, view: View) -> Step | None:
             view.help()
         else:
             try:
-                if line == "\0":
-                    raise NotationError("action", "the line is not readable text, or too long")
                 action = read_human_action(line, table.state, table.human)
                 return table.play(action)  # B1: an illegal action leaves the table as it was
             except DekalError as error:

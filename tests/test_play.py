@@ -278,6 +278,22 @@ def test_quit_ends_cleanly_and_saves_what_was_played(tmp_path: Path) -> None:
     assert "reveal 1" in record.read_text(encoding="utf-8")  # b1 was never read
 
 
+def test_an_overlong_line_is_refused_whole_and_the_next_line_is_read() -> None:
+    result = dekal([*START, "--json"], "b" * 5000 + "\nb3\n")
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    errors = [obj["error"] for obj in lines if "error" in obj]
+    assert errors == [
+        {
+            "kind": "notation",
+            "field": "action",
+            "message": "malformed action: a line of more than 200 characters",
+        }
+    ]
+    assert {"event": "picked", "seat": 0, "cell": "b3"}.items() <= next(
+        obj for obj in lines if obj.get("event") == "picked"
+    ).items()
+
+
 def test_end_of_input_before_any_move_saves_nothing(tmp_path: Path) -> None:
     record = tmp_path / "g.dkr"
     result = dekal([*START, "--record", str(record)], "")
