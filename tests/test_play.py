@@ -35,6 +35,12 @@ GRID_LIKE = re.compile(r"[1-9Ta-j.?]{4}(?:/[1-9Ta-j.?]{4}){3}")
 FACE_DOWN_LETTERS = set("abcdefghij")
 
 
+@pytest.fixture(autouse=True)
+def in_a_fresh_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game saves its record in the current folder unless told where: never the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
 def dekal(args: list[str], script: str = "") -> Result:
     return runner.invoke(app, args, input=script)
 
