@@ -65,6 +65,7 @@ COMMANDS = {
     "replay": Entry("replay", "Play a game record and tell the game turn by turn."),
     "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
+    "advise": Entry("advise", "Each legal action of one seat: expected score and P(win)."),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),

@@ -1,0 +1,106 @@
+"""The statistics of `dekal advise` (dekal.bots.advise): what a figure means, checked against
+the standard library's own statistics and against the rules' ranking (S1–S3)."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from fractions import Fraction
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dekal.bots.advise import (
+    Figures,
+    Outcome,
+    best_first,
+    exact_figures,
+    round_outcome,
+    sampled_figures,
+)
+from dekal_ref.actions import Take
+from dekal_ref.position import parse_position
+
+ACTION = Take(0, 3)
+outcomes = st.lists(
+    st.builds(Outcome, st.integers(0, 160), st.booleans()), min_size=2, max_size=200
+)
+
+
+@given(outcomes)
+def test_sampled_mean_and_interval_are_the_normal_interval_of_the_mean(
+    sample: list[Outcome],
+) -> None:
+    points = [o.points for o in sample]
+    figures = sampled_figures(ACTION, sample)
+    mean = statistics.fmean(points)
+    half = statistics.NormalDist().inv_cdf(0.975) * statistics.stdev(points) / math.sqrt(len(sample))
+    assert math.isclose(figures.expected_score, mean, abs_tol=1e-9)
+    assert math.isclose(figures.ci95[0], mean - half, abs_tol=1e-9)
+    assert math.isclose(figures.ci95[1], mean + half, abs_tol=1e-9)
+
+
+@given(outcomes)
+def test_p_win_is_the_share_of_worlds_won(sample: list[Outcome]) -> None:
+    assert sampled_figures(ACTION, sample).p_win == sum(o.won for o in sample) / len(sample)
+
+
+def test_a_sample_of_one_outcome_repeated_has_a_zero_width_interval() -> None:
+    figures = sampled_figures(ACTION, [Outcome(17, True)] * 40)
+    assert figures.ci95 == (17.0, 17.0)
+    assert figures.p_win == 1.0
+
+
+def test_exact_figures_weigh_each_world_by_its_probability() -> None:
+    weighted = [
+        (Outcome(10, True), Fraction(1, 4)),
+        (Outcome(20, False), Fraction(3, 4)),
+    ]
+    figures = exact_figures(ACTION, weighted)
+    assert figures.expected_score == 17.5
+    assert figures.p_win == 0.25
+    assert figures.ci95 == (10.0, 20.0)  # every score the action can end on
+
+
+def test_an_exact_interval_has_zero_width_only_when_the_outcome_is_certain() -> None:
+    certain = exact_figures(ACTION, [(Outcome(12, False), Fraction(1))])
+    assert certain.ci95 == (12.0, 12.0)
+    spread = exact_figures(
+        ACTION, [(Outcome(12, False), Fraction(99, 100)), (Outcome(13, False), Fraction(1, 100))]
+    )
+    assert spread.ci95[0] < spread.ci95[1]
+
+
+def test_best_first_is_lowest_expected_score_then_highest_p_win() -> None:
+    a = Figures(Take(0, 1), 20.0, (19.0, 21.0), 0.1)
+    b = Figures(Take(0, 2), 18.0, (17.0, 19.0), 0.1)
+    c = Figures(Take(0, 3), 18.0, (17.0, 19.0), 0.4)
+    assert best_first([a, b, c]) == [c, b, a]
+
+
+def test_the_round_is_won_on_points_then_cards_left_and_shared_wins_count() -> None:
+    # rules.md S3: three grids of 19 points; seats 1 and 2 (4 cards left) share the victory
+    over = parse_position(
+        "slide/lowest/single 1.16 over 0 9991/446T/T27T/T113|9557/3388/2661/44TT|"
+        "7559/8833/1662/TT44 -,-,- - 11111222222233333444455555566666777777788888899999TT"
+        " - 19,19,19"
+    )
+    assert [round_outcome(over, seat) for seat in range(3)] == [
+        Outcome(19, False),
+        Outcome(19, True),
+        Outcome(19, True),
+    ]
+
+
+def test_in_a_match_the_round_is_judged_by_its_own_points_not_the_totals() -> None:
+    # rules.md S4, round 4 scored: seat 0 won the round (7 points) though seat 1 shares the
+    # match victory on totals
+    ended = parse_position(
+        "slide/lowest/100 4.16 over 0 777T/887T/562T/66TT|1535/5336/2T92/2292|2437/4488/6595/6446"
+        " -,-,- - 4511717T59234491T8879438839717211524913318TT59866963 - 92,92,111"
+    )
+    assert [round_outcome(ended, seat) for seat in range(3)] == [
+        Outcome(7, True),
+        Outcome(32, False),
+        Outcome(37, False),
+    ]
