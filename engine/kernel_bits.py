@@ -1,0 +1,224 @@
+"""The compiled kernel's primitives: SplitMix64, seeded shuffles, grid words (M3, P1, P2, S1, S2).
+
+The same algorithms as dekal_ref.deal, dekal.draws and dekal.bits, compiled by numba. Every
+word is a NumPy uint64 and every constant a uint64 made from the Python module's constant
+(numba turns int64 op uint64 into float64, which would silently lose bits): a shift by a
+literal keeps uint64, `word & 0xF` (a literal) gives a small int64, which is what cell values
+want. Grid words and face-down masks are laid out as in dekal.bits.
+
+numba over the alternatives: Cython and cffi need a compiler and a build step at install
+time, and pure NumPy cannot vectorise a game whose every decision depends on the last one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from dekal import bits, draws
+from dekal.kernel_tables import (
+    DROP,
+    DROP16,
+    DROP_DOWN,
+    DROP_DOWN16,
+    DROP_UP,
+    DROP_UP16,
+    ENTRY,
+    KEEP,
+    KEEP16,
+    MOVE,
+    MOVE16,
+    MOVE_DOWN,
+    MOVE_DOWN16,
+    MOVE_UP,
+    MOVE_UP16,
+)
+from dekal_ref.deal import DECK
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+
+def compiled(function: Function) -> Function:
+    """numba.njit(cache=True), typed for mypy: the compiled function keeps its signature.
+
+    cache=True writes the machine code next to the module, so only a process's first call
+    after a change of the source pays the compile time.
+    """
+    return cast(Function, njit(cache=True)(function))
+
+
+U = np.uint64
+GOLDEN_GAMMA = U(draws.GOLDEN_GAMMA)  # SplitMix64's increment (dekal_ref.deal)
+MIX_1 = U(0xBF58476D1CE4E5B9)  # SplitMix64's two multipliers (spec/rules.md, Seeded deals)
+MIX_2 = U(0x94D049BB133111EB)
+SEAT_GAMMA = U(draws.SEAT_GAMMA)
+UNIT_53 = 2.0**-53  # Draws.below: the top 53 bits of an output as a fraction of 1
+DRAWS_PER_DEAL = len(DECK) - 1  # Fisher–Yates over 100 cards: one draw for i = 99 … 1
+SORTED_DECK = np.array(DECK, np.int64)
+
+MASK64 = U(bits.MASK64)
+NIBBLE_LOW = U(bits.NIBBLE_LOW)
+NOT_LAST_COLUMN = U(bits.NOT_LAST_COLUMN)
+NOT_LAST_ROW = U(bits.NOT_LAST_ROW)
+BYTE_LOW = U(bits.BYTE_LOW)
+BYTE_ONES = U(bits.BYTE_ONES)
+NIBBLE_SPREAD = U(bits.NIBBLE_SPREAD)
+PAIRS = U(bits.PAIRS)
+QUADS = U(bits.QUADS)
+OCTETS = U(bits.OCTETS)
+CELL_MASK = U(0xF)
+
+
+@compiled
+def next_output(streams: NDArray[np.uint64], which: int) -> np.uint64:
+    """SplitMix64.next() on the generator state streams[which] (advanced in place)."""
+    state = streams[which] + GOLDEN_GAMMA  # uint64 + uint64 wraps mod 2**64, as the spec says
+    streams[which] = state
+    z = (state ^ (state >> 30)) * MIX_1
+    z = (z ^ (z >> 27)) * MIX_2
+    return U(z ^ (z >> 31))
+
+
+@compiled
+def below(streams: NDArray[np.uint64], which: int, k: int) -> int:
+    """Draws.below(k) on stream `which`: int(top 53 bits * 2**-53 * k), float ops in that order."""
+    top = np.float64(next_output(streams, which) >> 11)  # < 2**53: converts exactly
+    return int(top * UNIT_53 * k)
+
+
+@compiled
+def seat_seed(seed: np.uint64, seat: int) -> np.uint64:
+    """dekal.draws.seat_seed: the seed xor (seat + 1) * SEAT_GAMMA, wrapping mod 2**64."""
+    return seed ^ (U(seat + 1) * SEAT_GAMMA)
+
+
+@compiled
+def seed_streams(streams: NDArray[np.uint64], seed: np.uint64, players: int, dealt: int) -> None:
+    """The streams of a game seeded `seed` after `dealt` rounds were dealt: streams[0] the deal
+    stream, streams[1 + s] seat s's draws (dekal.draws)."""
+    streams[0] = seed + U(DRAWS_PER_DEAL * dealt) * GOLDEN_GAMMA  # m next() calls add m * gamma
+    for seat in range(players):
+        streams[1 + seat] = seat_seed(seed, seat)
+
+
+@compiled
+def shuffle(deck: NDArray[np.int64], streams: NDArray[np.uint64], which: int) -> None:
+    """dekal_ref.deal.shuffled_deck into `deck`: Fisher–Yates of the sorted deck (M3)."""
+    deck[:] = SORTED_DECK
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(next_output(streams, which) % U(i + 1))  # uint64 % uint64: no float detour
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+@compiled
+def pack(deck: NDArray[np.int64], first: int) -> np.uint64:
+    """The grid word of the sixteen cards deck[first : first + 16], in reading order (M3)."""
+    word = U(0)
+    for cell in range(16):
+        word |= U(deck[first + cell]) << U(4 * cell)
+    return word
+
+
+@compiled
+def cell_value(word: np.uint64, cell: int) -> int:
+    return int((word >> U(4 * cell)) & CELL_MASK)
+
+
+@compiled
+def cleared(word: np.uint64, cell: int) -> np.uint64:
+    """The word with `cell` emptied (the hole a reveal leaves, T1)."""
+    return word & ~(CELL_MASK << U(4 * cell))
+
+
+@compiled
+def hole_of(word: np.uint64) -> int:
+    """The first empty cell of a grid word (its only hole while a push waits), or -1."""
+    for cell in range(16):
+        if (word >> U(4 * cell)) & CELL_MASK == 0:
+            return cell
+    return -1
+
+
+@compiled
+def cancelled_and_occupied(grid: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """dekal.bits.cancelled_and_occupied (S1), line for line; see its invariants."""
+    across = grid ^ (grid >> 4)
+    across = across | (across >> 1)
+    across = across | (across >> 2)
+    down = grid ^ (grid >> 16)
+    down = down | (down >> 1)
+    down = down | (down >> 2)
+    filled = grid | (grid >> 1)
+    filled = filled | (filled >> 2)
+    has_right = filled & NOT_LAST_COLUMN
+    right = has_right ^ (across & has_right)
+    has_below = filled & NOT_LAST_ROW
+    below_ = has_below ^ (down & has_below)
+    gone = right | (right << 4) | below_ | (below_ << 16)
+    return gone, filled & NIBBLE_LOW
+
+
+@compiled
+def nibble_sum(x: np.uint64) -> int:
+    """dekal.bits.nibble_sum: byte sums, then one multiply gathers them in the top byte."""
+    pairs = (x & BYTE_LOW) + ((x >> 4) & BYTE_LOW)
+    return int((pairs * BYTE_ONES) >> 56)
+
+
+@compiled
+def cell_count(cells: np.uint64) -> int:
+    """dekal.bits.cell_count of a nibble-form set."""
+    pairs = (cells + (cells >> 4)) & BYTE_LOW
+    return int((pairs * BYTE_ONES) >> 56)
+
+
+@compiled
+def points(grid: np.uint64) -> int:
+    """S1 then S2: the sum of the values left."""
+    gone, _ = cancelled_and_occupied(grid)
+    return nibble_sum(grid & ~(gone * NIBBLE_SPREAD))  # gone ⊆ NIBBLE_LOW: * 0xF never carries
+
+
+@compiled
+def score(grid: np.uint64) -> tuple[int, int]:
+    """S1 then S2: (points, cards left); cancelled ⊆ occupied, so XOR leaves the kept cards."""
+    gone, cards = cancelled_and_occupied(grid)
+    return nibble_sum(grid & ~(gone * NIBBLE_SPREAD)), cell_count(cards ^ gone)
+
+
+@compiled
+def expand(cells16: int) -> np.uint64:
+    """dekal.bits.expand: compact form (bit i) -> nibble form (bit 4i)."""
+    x = U(cells16)
+    x = (x | (x << 24)) & OCTETS
+    x = (x | (x << 12)) & QUADS
+    x = (x | (x << 6)) & PAIRS
+    return (x | (x << 3)) & NIBBLE_LOW
+
+
+@compiled
+def visible(grid: np.uint64, down: int) -> np.uint64:
+    """The grid with its face-down cards emptied: what the greedy policy may score."""
+    return grid & ~(expand(down) * NIBBLE_SPREAD)
+
+
+@compiled
+def push_grid(grid: np.uint64, step: NDArray[np.uint64], card: int) -> np.uint64:
+    """dekal.bits.push_grid with a STEPS row: keep, move, drop and the entry cell are disjoint."""
+    moved = ((grid & step[MOVE]) >> step[MOVE_DOWN]) << step[MOVE_UP]
+    dropped = ((grid & step[DROP]) >> step[DROP_DOWN]) << step[DROP_UP]
+    entered = U(card) << (U(4) * step[ENTRY])
+    return U((grid & step[KEEP]) | moved | dropped | entered)
+
+
+@compiled
+def push_face_down(down: int, step: NDArray[np.uint64]) -> int:
+    """dekal.bits.push_face_down: the same permutation on one bit per cell; the entry ends up."""
+    mask = U(down)
+    moved = ((mask & step[MOVE16]) >> step[MOVE_DOWN16]) << step[MOVE_UP16]
+    dropped = ((mask & step[DROP16]) >> step[DROP_DOWN16]) << step[DROP_UP16]
+    return int((mask & step[KEEP16]) | moved | dropped)
