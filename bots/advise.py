@@ -30,11 +30,24 @@ The figures are estimates under a model of the players, not a proof: see docs/an
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 from statistics import NormalDist
 
+from dekal import bits
+from dekal.actions import apply as fast_apply
+from dekal.bots.bot import Bot, make_bot
+from dekal.bots.observation import Observation, legal_actions, observation_of, unseen_cards
+from dekal.bots.rollout import POLICIES as ROLLOUT_POLICIES
+from dekal.bots.rollout import round_outcomes
+from dekal.bots.sampler import exact_worlds, sample_fast
+from dekal.draws import Draws, game_seed, seat_seed
+from dekal.position import from_reference
+from dekal.simulation.runner import run_chunks
+from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Action
 from dekal_ref.errors import DekalError
 from dekal_ref.ranking import places, round_scores
@@ -70,14 +83,19 @@ class Outcome:
     won: bool  # S3: placed first in this round, shared or not
 
 
+def outcome_of(points: Sequence[int], remaining: Sequence[int], seat: int) -> Outcome:
+    """S3 for the seat in a scored round: its points, and whether it placed first."""
+    keys: list[tuple[int, ...]] = [(p, r) for p, r in zip(points, remaining, strict=True)]
+    return Outcome(keys[seat][0], places(keys)[seat] == 1)
+
+
 def round_outcome(state: GameState, seat: int) -> Outcome:
     """S1–S3 of a round whose 16 turns are played: the seat's points and whether it won.
 
     The round's own ranking (points, then cards left), even in a match, where the places of
     dekal_ref.ranking go by totals (S4)."""
     scores = round_scores(state)
-    keys = [(score.points, score.remaining) for score in scores]
-    return Outcome(scores[seat].points, places(keys)[seat] == 1)
+    return outcome_of([s.points for s in scores], [s.remaining for s in scores], seat)
 
 
 def round_is_scored(state: GameState) -> bool:
@@ -176,26 +194,119 @@ Progress = Callable[[int, int], None]
 """progress(done, total): called as chunks of worlds are finished."""
 
 
+# --- worlds -------------------------------------------------------------------------------
+
+
+def slot_fillings(
+    unseen: Counter[int], slots: int, limit: int
+) -> list[tuple[tuple[int, ...], Fraction]] | None:
+    """Every distinct sequence of `slots` cards drawn without replacement from `unseen`, with
+    its probability (a uniform shuffle puts each sequence there with the product of the
+    chances of each draw), or None when there are more than `limit` of them."""
+    found: list[tuple[tuple[int, ...], Fraction]] = []
+    left = unseen.total()
+
+    def extend(prefix: tuple[int, ...], chance: Fraction) -> bool:
+        if len(prefix) == slots:
+            found.append((prefix, chance))
+            return len(found) <= limit
+        remaining = left - len(prefix)
+        for value in sorted(unseen):
+            copies = unseen[value] - prefix.count(value)
+            if copies and not extend((*prefix, value), chance * Fraction(copies, remaining)):
+                return False
+        return True
+
+    return found if extend((), Fraction(1)) else None
+
+
+def world_of(view: Observation, cards: Sequence[int], picks: tuple[int | None, ...]) -> FastState:
+    """The full position that puts `cards` in the face-down cells (seat by seat, cell
+    order) and the unseen rest in the pile, ascending (its order matters only to F2)."""
+    words = [word for word, _ in view.words]
+    slots = [(seat, cell) for seat in range(view.players) for cell in view.face_down_cells(seat)]
+    for (seat, cell), value in zip(slots, cards, strict=False):
+        words[seat] |= value << (4 * cell)
+    pile = unseen_cards(view) - Counter(cards[: len(slots)])
+    return FastState(
+        view.rules, view.round, view.turn, view.phase, view.start, tuple(words),
+        tuple(down for _, down in view.words), picks, view.centre, view.hand,
+        tuple(sorted(pile.elements())), view.removed, view.totals,
+    )  # fmt: skip
+
+
+def enumerated_worlds(view: Observation, limit: int) -> list[tuple[FastState, Fraction]] | None:
+    """Every distinct world that can end the round differently, with its probability, or
+    None when there are more than `limit`.
+
+    Once the first player is known the pile's order can change nothing before the end of
+    the round (it only breaks F2's tie on turn 1 of round 1), so worlds that differ only
+    there are one world here; dekal.bots.sampler.exact_worlds, which tells them apart, is
+    asked only while F2 may still draw from the pile."""
+    if view.start is None:
+        exact = exact_worlds(view, limit)
+        return None if exact is None else [(from_reference(w), p) for w, p in exact]
+    slots = sum(len(view.face_down_cells(seat)) for seat in range(view.players))
+    fillings = slot_fillings(unseen_cards(view), slots, limit)
+    if fillings is None:
+        return None
+    # a pick made but not revealed yet is in one of its seat's face-down cells, uniformly (T1)
+    choices = [
+        view.face_down_cells(seat) if made else [None] for seat, made in enumerate(view.picked)
+    ]
+    picks = list(product(*choices))
+    if len(fillings) * len(picks) > limit:
+        return None
+    share = Fraction(1, len(picks))
+    return [
+        (world_of(view, cards, chosen), chance * share)
+        for cards, chance in fillings
+        for chosen in picks
+    ]
+
+
 # --- playing a round out ------------------------------------------------------------------
 
 
-def next_decider(state: GameState) -> int:
+def next_decider(state: GameState | FastState) -> int:
     """The seat the table loop asks next (CONTRACTS.md): in a reveal, the first seat still
     to pick, in seat order; then the seat that must take or push (T3, T4)."""
     if state.phase is Phase.REVEAL:
         return state.picks.index(None)
-    assert state.to_act is not None, f"nobody decides in phase {state.phase}"
-    return state.to_act
+    seat = observation_of(state).to_act
+    assert seat is not None, f"nobody decides in phase {state.phase}"
+    return seat
 
 
-def play_out_round(state: GameState, bots: Sequence[Bot], seed: int) -> GameState:
-    """The table loop to the end of the round: each seat decides from its own observation
-    with its own draws, `Draws(seat_seed(seed, seat))`."""
-    draws = [Draws(seat_seed(seed, seat)) for seat in range(state.players)]
-    while not round_is_scored(state):
-        seat = next_decider(state)
-        state = apply(state, bots[seat].act(observation_of(state), seat, draws[seat]))
-    return state
+def table_outcome(state: FastState, bots: Sequence[Bot], seed: int, seat: int) -> Outcome:
+    """The table loop to the end of the round, any bots: each seat decides from its own
+    observation with its own draws, `Draws(seat_seed(seed, seat))`."""
+    draws = [Draws(seat_seed(seed, s)) for s in range(state.rules.players)]
+    while state.phase not in (Phase.NEXT_ROUND, Phase.OVER):
+        who = next_decider(state)
+        state = fast_apply(state, bots[who].act(observation_of(state), who, draws[who]))
+    scores = [bits.score(word) for word in state.grids]
+    return outcome_of([p for p, _ in scores], [r for _, r in scores], seat)
+
+
+def play_out(
+    states: Sequence[FastState], seeds: Sequence[int], model: str, seat: int, playout: str
+) -> list[Outcome]:
+    """Each state played to the end of its round by `model` for every seat, state k with the
+    draws of seeds[k]. The two policies of CONTRACTS.md run compiled (dekal.kernel, unless
+    playout="python": then dekal.bots.rollout's Python loop); any other bot at the table."""
+    if model in ROLLOUT_POLICIES and playout != "table":
+        if playout == "python":
+            played = round_outcomes(states, model, seeds)
+            return [outcome_of(o.points, o.remaining, seat) for o in played]
+        from dekal import kernel  # numba: imported only when a rollout needs it
+
+        policy = kernel.POLICIES[model]
+        results = kernel.rollouts(states, [policy] * states[0].rules.players, seeds)
+        scores, left = results.scores.tolist(), results.cards_left.tolist()
+        return [outcome_of(p, r, seat) for p, r in zip(scores, left, strict=True)]
+    bots = [make_bot(model) for _ in range(states[0].rules.players)]
+    return [table_outcome(state, bots, s, seat) for state, s in zip(states, seeds, strict=True)]
 
 
 # --- batches of worlds (the unit of work a worker gets) -----------------------------------
@@ -203,8 +314,8 @@ def play_out_round(state: GameState, bots: Sequence[Bot], seed: int) -> GameStat
 
 @dataclass(frozen=True)
 class WorldBatch:
-    """Worlds first..first+count-1 of one question. Sampled worlds are drawn from their own
-    seeds here; an exact answer's worlds are given."""
+    """Worlds first..first+count-1 of one question. Sampled worlds are drawn here from their
+    own seeds; the worlds of an exact answer are given."""
 
     view: Observation
     seat: int
@@ -213,33 +324,59 @@ class WorldBatch:
     seed: int
     first: int
     count: int
-    given: tuple[GameState, ...] = ()
+    playout: str = "auto"
+    given: tuple[FastState, ...] = ()
 
-    def worlds(self) -> list[tuple[GameState, int]]:
-        """Each world with the seed of its draws: world k is `game_seed(seed, k)`'s."""
+    def worlds(self) -> list[tuple[FastState, int]]:
+        """Each world with the seed of its draws: world k belongs to `game_seed(seed, k)`."""
         seeds = [game_seed(self.seed, k) for k in range(self.first, self.first + self.count)]
         if self.given:
             return list(zip(self.given, seeds, strict=True))
-        return [(sample_world(self.view, Draws(s)), s) for s in seeds]
+        return [(sample_fast(self.view, Draws(s)), s) for s in seeds]
 
 
 def evaluate_batch(batch: WorldBatch) -> list[list[Outcome]]:
-    """outcomes[world][action]: every action played in every world of the batch, then the
-    rest of the round by the model; the same world and draws for every action."""
-    bots = [make_bot(batch.model) for _ in range(batch.view.rules.players)]
-    return [
-        [
-            round_outcome(play_out_round(apply(world, action), bots, seed), batch.seat)
-            for action in batch.actions
-        ]
-        for world, seed in batch.worlds()
-    ]
+    """outcomes[world][action]: each action played in each world of the batch, then the rest
+    of the round by the model; every action meets the same world and the same draws."""
+    worlds = batch.worlds()
+    states = [fast_apply(world, action) for world, _ in worlds for action in batch.actions]
+    seeds = [seed for _, seed in worlds for _ in batch.actions]
+    outcomes = play_out(states, seeds, batch.model, batch.seat, batch.playout)
+    width = len(batch.actions)
+    return [outcomes[k : k + width] for k in range(0, len(outcomes), width)]
 
 
 # --- the question -------------------------------------------------------------------------
 
-BATCH = 50
-"""Worlds per batch: small enough for a smooth progress bar and even work among workers."""
+BATCH = 100
+"""Worlds per batch: small enough for a smooth progress bar and even work among workers,
+large enough for the compiled rollouts to run in bulk."""
+PLAYOUTS = ("auto", "python", "table")
+"""How a round is played out: auto (compiled for random and greedy), python (the same
+policies in dekal.bots.rollout), table (the bots themselves, one decision at a time)."""
+
+
+def decision_of(view: Observation, seat: int) -> str:
+    """The seat's decision in this view: "reveal" (T1), "take" (T3) or "push" (T4).
+
+    AdviceError (field "seat") when the seat is not at the table or has nothing to decide."""
+    if not 0 <= seat < view.players:
+        raise AdviceError(
+            "seat", f"seat {seat} is not at the table: seats are 0 to {view.players - 1} (M4)"
+        )
+    why = f"seat {seat} has nothing to decide"
+    if view.phase is Phase.OVER:
+        raise AdviceError("seat", f"{why}: the game is over (T5, S4)")
+    if view.phase is Phase.NEXT_ROUND:
+        raise AdviceError("seat", f"{why}: the round is scored, the next needs a deal (M5)")
+    if view.phase is Phase.REVEAL:
+        if view.picked[seat]:
+            raise AdviceError("seat", f"{why}: it has picked this turn; the others pick (T1)")
+        return "reveal"
+    if view.to_act != seat:
+        verb = "take" if view.phase is Phase.TAKE else "push"
+        raise AdviceError("seat", f"{why}: seat {view.to_act} must {verb} now (T3, T4)")
+    return "take" if view.phase is Phase.TAKE else "push"
 
 
 def ends_the_round(view: Observation, phase: str) -> bool:
@@ -258,6 +395,7 @@ def advise(
     scheduler: str | None = None,
     progress: Progress | None = None,
     batch: int = BATCH,
+    playout: str = "auto",
 ) -> Advice:
     """Every legal action of `seat` in `view`, best first (see the module docstring).
 
@@ -265,27 +403,31 @@ def advise(
     NotationError (field "bot") for an unknown model."""
     phase = decision_of(view, seat)
     make_bot(model)  # an unknown model is refused before any work
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout: one of {', '.join(PLAYOUTS)}, not {playout!r}")
     actions = tuple(legal_actions(view, seat))
-    enumerated = exact_worlds(view, samples)
-    exact = enumerated is not None and (
-        model in DETERMINISTIC_MODELS or ends_the_round(view, phase)
-    )
-    if exact:
-        assert enumerated is not None
+    certain_play = model in DETERMINISTIC_MODELS or ends_the_round(view, phase)
+    enumerated = enumerated_worlds(view, samples) if certain_play else None
+    if enumerated is not None:
         states = [world for world, _ in enumerated]
         batches = [
-            WorldBatch(view, seat, model, actions, seed, k, len(part), tuple(part))
+            WorldBatch(view, seat, model, actions, seed, k, len(part), playout, tuple(part))
             for k in range(0, len(states), batch)
             for part in [states[k : k + batch]]
         ]
     else:
         batches = [
-            WorldBatch(view, seat, model, actions, seed, k, min(batch, samples - k))
+            WorldBatch(view, seat, model, actions, seed, k, min(batch, samples - k), playout)
             for k in range(0, samples, batch)
         ]
-    per_world = [row for rows in run(batches, workers, scheduler, progress) for row in rows]
-    if exact:
-        assert enumerated is not None
+    per_world = [
+        row
+        for rows in run_chunks(
+            evaluate_batch, batches, workers=workers, scheduler=scheduler, progress=progress
+        )
+        for row in rows
+    ]
+    if enumerated is not None:
         weights = [weight for _, weight in enumerated]
         figures = [
             exact_figures(action, [(row[i], w) for row, w in zip(per_world, weights, strict=True)])
@@ -301,21 +443,7 @@ def advise(
         phase=phase,
         samples=len(per_world),
         model=model,
-        exact=exact,
+        exact=enumerated is not None,
         seed=seed,
         actions=tuple(best_first(figures)),
-    )
-
-
-def run(
-    batches: Sequence[WorldBatch],
-    workers: int,
-    scheduler: str | None,
-    progress: Progress | None,
-) -> list[list[list[Outcome]]]:
-    """The batches' outcomes in batch order, on this process or on workers (the same)."""
-    from dekal.simulation.runner import run_chunks
-
-    return run_chunks(
-        evaluate_batch, batches, workers=workers, scheduler=scheduler, progress=progress
     )

@@ -6,8 +6,8 @@ prints the answer as a table or one JSON object.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer

@@ -34,7 +34,8 @@ def test_sampled_mean_and_interval_are_the_normal_interval_of_the_mean(
     points = [o.points for o in sample]
     figures = sampled_figures(ACTION, sample)
     mean = statistics.fmean(points)
-    half = statistics.NormalDist().inv_cdf(0.975) * statistics.stdev(points) / math.sqrt(len(sample))
+    z = statistics.NormalDist().inv_cdf(0.975)
+    half = z * statistics.stdev(points) / math.sqrt(len(sample))
     assert math.isclose(figures.expected_score, mean, abs_tol=1e-9)
     assert math.isclose(figures.ci95[0], mean - half, abs_tol=1e-9)
     assert math.isclose(figures.ci95[1], mean + half, abs_tol=1e-9)
