@@ -402,7 +402,7 @@ def advise(
     AdviceError (field "seat") for a seat not at the table or with nothing to decide;
     NotationError (field "bot") for an unknown model."""
     phase = decision_of(view, seat)
-    make_bot(model)  # an unknown model is refused before any work
+    model = make_bot(model).name  # the canonical spec; an unknown model is refused here
     if playout not in PLAYOUTS:
         raise ValueError(f"playout: one of {', '.join(PLAYOUTS)}, not {playout!r}")
     actions = tuple(legal_actions(view, seat))

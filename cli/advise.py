@@ -17,6 +17,7 @@ from rich.table import Table
 from dekal.bots.advise import MAX_SAMPLES, MIN_SAMPLES, Advice, advise
 from dekal.bots.observation import Observation, read_public_view
 from dekal.cli.common import DekalCommand, err, fail, fail_with, out, print_json, whole_number
+from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.reading import SEAT_MAX, SEED_MAX
 
@@ -31,13 +32,13 @@ a shared victory counts as a win). Lowest expected score first. In a match only 
 round is played out: the score is what this round adds to the seat's total.
 
 \b
-    dekal advise "slide/lowest/single 1.16 push@0:3 0 T491/8437/8837/555.|1112/TT82/T72T/T62T -,- - #68 - 0,0" --seat 0
-    dekal advise "POSITION" --seat 2 --samples 2000 --seed 7
-    dekal advise "POSITION" --seat 2 --bot random --json
-    dekal advise "POSITION" --seat 2 --workers 2
+    dekal advise "slide/lowest/single 1.8 take@1 2 4426/337./????/????|8577/8.37/????/????|2588/2.TT/????/????|91T6/2.36/????/???? -,-,-,- 3569 #34 26 0,0,0,0" --seat 1
+    dekal advise "slide/lowest/single 1.8 reveal 2 4426/337?/????/????|8577/8?37/????/????|2588/2?TT/????/????|91T6/2?36/????/???? -,-,-,- - #34 26 0,0,0,0" --seat 0 --samples 2000 --seed 7
+    dekal advise "slide/lowest/single 1.15 take@1 1 TTT2/T338/T917/5.?4|3518/2688/7427/.?21 -,- 5T #68 - 0,0" --seat 1 --json
+    dekal advise "slide/lowest/single 1.16 push@0:3 0 T491/8437/8837/555.|1112/TT82/T72T/T62T -,- - #68 - 0,0" --seat 0 --bot random
 
 The same (position, seat, samples, seed, bot) always gives the same answer, whatever
---workers. Every action is judged on the same worlds (common random numbers). When the
+--workers (local processes) or --scheduler (a Dask cluster). Every action is judged on the same worlds (common random numbers). When the
 distinct worlds are at most --samples and play after the action is certain, every world is
 enumerated with its probability: the answer says exact, the means are exact, and the
 interval is the range of scores the action can end on (zero width: the outcome is certain).
@@ -147,10 +148,12 @@ def advise_command(
             )
         except NotationError as error:
             if error.field == "bot":
-                fail(f"{error.message}", field="--bot")
+                fail(error.message, field="--bot")
             fail_with(error)
         except DekalError as error:
             fail_with(error)
+        except ClusterUnavailable as error:
+            fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
     if json_output:
         print_json(answer.to_json())
     else:
@@ -174,7 +177,7 @@ def print_table(answer: Advice) -> None:
         table.add_row(
             str(figures.action),
             f"{figures.expected_score:.2f}",
-            f"{low:.2f}-{high:.2f}",
+            f"[{low:.2f}, {high:.2f}]",
             f"{100 * figures.p_win:.1f}%",
         )
     out.print(table)

@@ -202,3 +202,13 @@ def test_an_unknown_model_is_refused_naming_the_bot() -> None:
         advise(view, deciding_seat(played(2, 4, until=5)), samples=FEW, model="oracle")
     assert refusal.value.field == "bot"
 
+
+
+@pytest.mark.parametrize("model", ["greedy", "random"])
+def test_the_compiled_the_python_and_the_table_playouts_give_the_same_answer(model: str) -> None:
+    # three ways to play a round out: dekal.kernel, dekal.bots.rollout, the bots one by one
+    state = played(3, 8, until=11)
+    view, seat = observation_of(state), deciding_seat(state)
+    compiled = advise(view, seat, samples=FEW, seed=2, model=model)
+    assert advise(view, seat, samples=FEW, seed=2, model=model, playout="python") == compiled
+    assert advise(view, seat, samples=FEW, seed=2, model=model, playout="table") == compiled

@@ -92,3 +92,10 @@ def test_samples_out_of_bounds_are_refused(samples: str) -> None:
 def test_an_unknown_bot_is_refused_naming_bot() -> None:
     error = error_of(dekal(LAST_PUSH, "--seat", "0", "--bot", "oracle", "--json"))
     assert error["field"] == "--bot"
+
+
+def test_the_answer_does_not_depend_on_the_workers() -> None:
+    alone = dekal(MID_GAME, "--seat", "1", "--samples", "60", "--json")
+    shared = dekal(MID_GAME, "--seat", "1", "--samples", "60", "--workers", "2", "--json")
+    assert alone.exit_code == shared.exit_code == 0
+    assert json.loads(shared.stdout) == json.loads(alone.stdout)
