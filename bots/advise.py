@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
 from statistics import NormalDist
@@ -105,38 +105,77 @@ def round_is_scored(state: GameState) -> bool:
 # --- statistics ---------------------------------------------------------------------------
 
 
+Interval = tuple[float, float]
+
+
+def mean_interval(values: Sequence[int]) -> tuple[float, Interval]:
+    """The mean of equally likely sampled values and its 95% confidence interval: mean ± 1.96
+    standard errors (the normal approximation, sound from some thirty values on)."""
+    n = len(values)
+    mean = math.fsum(values) / n
+    variance = math.fsum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(variance / n)
+    return mean, (mean - half, mean + half)
+
+
+def exact_mean_range(values: Sequence[int], weights: Sequence[Fraction]) -> tuple[float, Interval]:
+    """The exact mean of values with these probabilities (summing to 1), and the range of the
+    values that can happen: it holds all the probability, and has zero width exactly when
+    the value is certain."""
+    mean = sum((weight * value for value, weight in zip(values, weights, strict=True)), Fraction(0))
+    possible = [value for value, weight in zip(values, weights, strict=True) if weight > 0]
+    return float(mean), (float(min(possible)), float(max(possible)))
+
+
 @dataclass(frozen=True)
 class Figures:
-    """One action's figures. `ci95` is the 95% confidence interval of the expected score:
-    over sampled worlds, mean ± 1.96 standard errors (normal approximation); in an exact
-    answer the mean is exact and `ci95` is the range of the scores the action can end on
-    (it holds all of the probability, so it has zero width exactly when the outcome is
-    certain)."""
+    """One action's figures.
+
+    `ci95` is the 95% confidence interval of the expected score over sampled worlds (see
+    mean_interval); in an exact answer the mean is exact and `ci95` is the range of the
+    scores the action can end on (see exact_mean_range). `versus_best` is the same interval
+    for this action's score minus the best action's, world by world: on the same worlds
+    (common random numbers) the difference is known far better than either score."""
 
     action: Action
     expected_score: float
-    ci95: tuple[float, float]
+    ci95: Interval
     p_win: float
+    versus_best: Interval = (0.0, 0.0)
 
 
-def sampled_figures(action: Action, outcomes: Sequence[Outcome]) -> Figures:
-    """The mean of equally likely sampled outcomes, its normal 95% interval, and P(win)."""
-    n = len(outcomes)
-    points = [outcome.points for outcome in outcomes]
-    mean = math.fsum(points) / n
-    variance = math.fsum((x - mean) ** 2 for x in points) / (n - 1) if n > 1 else 0.0
-    half = Z95 * math.sqrt(variance / n)
-    wins = sum(outcome.won for outcome in outcomes)
-    return Figures(action, mean, (mean - half, mean + half), wins / n)
+def figures_of(
+    actions: Sequence[Action],
+    per_world: Sequence[Sequence[Outcome]],
+    weights: Sequence[Fraction] | None = None,
+) -> list[Figures]:
+    """Every action's figures, best first: `per_world[k][i]` is action i's outcome in world
+    k; `weights` are the worlds' probabilities in an exact answer (None: equally likely
+    sampled worlds). P(win) is the share (or the probability) of the worlds won."""
 
+    def estimate(values: Sequence[int]) -> tuple[float, Interval]:
+        if weights is None:
+            return mean_interval(values)
+        return exact_mean_range(values, weights)
 
-def exact_figures(action: Action, outcomes: Sequence[tuple[Outcome, Fraction]]) -> Figures:
-    """The exact mean and P(win) of weighted outcomes (weights summing to 1), and the range
-    of the possible scores as the interval."""
-    mean = sum((weight * outcome.points for outcome, weight in outcomes), Fraction(0))
-    p_win = sum((weight for outcome, weight in outcomes if outcome.won), Fraction(0))
-    possible = [outcome.points for outcome, weight in outcomes if weight > 0]
-    return Figures(action, float(mean), (float(min(possible)), float(max(possible))), float(p_win))
+    share = [Fraction(1, len(per_world))] * len(per_world) if weights is None else weights
+    points = [[row[i].points for row in per_world] for i in range(len(actions))]
+    figures = []
+    for i, action in enumerate(actions):
+        mean, interval = estimate(points[i])
+        p_win = sum((w for row, w in zip(per_world, share, strict=True) if row[i].won), Fraction(0))
+        figures.append(Figures(action, mean, interval, float(p_win)))
+    ranked = best_first(figures)
+    best = actions.index(ranked[0].action)
+    return [
+        replace(
+            f,
+            versus_best=estimate(
+                [a - b for a, b in zip(points[actions.index(f.action)], points[best], strict=True)]
+            )[1],
+        )
+        for f in ranked
+    ]
 
 
 def best_first(figures: Sequence[Figures]) -> list[Figures]:
@@ -183,6 +222,7 @@ class Advice:
                     "expected_score": round(f.expected_score, 4),
                     "ci95": [round(f.ci95[0], 4), round(f.ci95[1], 4)],
                     "p_win": round(f.p_win, 4),
+                    "versus_best": [round(f.versus_best[0], 4), round(f.versus_best[1], 4)],
                 }
                 for f in self.actions
             ],
@@ -427,17 +467,7 @@ def advise(
         )
         for row in rows
     ]
-    if enumerated is not None:
-        weights = [weight for _, weight in enumerated]
-        figures = [
-            exact_figures(action, [(row[i], w) for row, w in zip(per_world, weights, strict=True)])
-            for i, action in enumerate(actions)
-        ]
-    else:
-        figures = [
-            sampled_figures(action, [row[i] for row in per_world])
-            for i, action in enumerate(actions)
-        ]
+    weights = None if enumerated is None else [weight for _, weight in enumerated]
     return Advice(
         seat=seat,
         phase=phase,
@@ -445,5 +475,5 @@ def advise(
         model=model,
         exact=enumerated is not None,
         seed=seed,
-        actions=tuple(best_first(figures)),
+        actions=tuple(figures_of(actions, per_world, weights)),
     )

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from dekal.bots.advise import MAX_SAMPLES, MIN_SAMPLES, Advice, advise
 from dekal.bots.observation import Observation, read_public_view
@@ -43,8 +44,12 @@ distinct worlds are at most --samples and play after the action is certain, ever
 enumerated with its probability: the answer says exact, the means are exact, and the
 interval is the range of scores the action can end on (zero width: the outcome is certain).
 
+The last column is the interval of (this action's score minus the best action's), world by
+world: on the same worlds it is much narrower than either score's own interval, so it says
+whether the best is really better.
+
 --json prints {{"seat", "phase", "samples", "model", "exact", "seed", "actions": [{{"action",
-"expected_score", "ci95": [lo, hi], "p_win"}}, ...], "best"}}.
+"expected_score", "ci95": [lo, hi], "p_win", "versus_best": [lo, hi]}}, ...], "best"}}.
 
 --samples is {MIN_SAMPLES}-{MAX_SAMPLES:,} worlds (default 1,000). docs/analysis.md says what
 the numbers mean and what they do not (a model of the other players, not a proof).
@@ -172,15 +177,21 @@ def print_table(answer: Advice) -> None:
     table.add_column("expected score", justify="right")
     table.add_column("range" if answer.exact else "95% CI", justify="center")
     table.add_column("P(win)", justify="right")
-    for figures in answer.actions:
+    table.add_column("minus the best", justify="center")
+    for rank, figures in enumerate(answer.actions):
         low, high = figures.ci95
+        versus = "" if rank == 0 else "[{:+.2f}, {:+.2f}]".format(*figures.versus_best)
         table.add_row(
             str(figures.action),
             f"{figures.expected_score:.2f}",
             f"[{low:.2f}, {high:.2f}]",
             f"{100 * figures.p_win:.1f}%",
+            versus,
         )
-    out.print(table)
+    with out.capture() as drawn:
+        out.print(table)
+    for line in drawn.get().splitlines():  # rich pads the last column: no trailing spaces
+        out.print(Text(line.rstrip()))
     out.print(f"best: {answer.best}")
 
 

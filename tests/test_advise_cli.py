@@ -45,6 +45,7 @@ def test_json_gives_every_action_with_its_figures_best_first() -> None:
         "expected_score": 23,
         "ci95": [23, 23],
         "p_win": 0,
+        "versus_best": [0, 0],
     }
     assert payload["best"] == payload["actions"][0]["action"]
 

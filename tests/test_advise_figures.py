@@ -14,62 +14,69 @@ from dekal.bots.advise import (
     Figures,
     Outcome,
     best_first,
-    exact_figures,
+    exact_mean_range,
+    figures_of,
+    mean_interval,
     round_outcome,
-    sampled_figures,
 )
 from dekal_ref.actions import Take
 from dekal_ref.position import parse_position
 
 ACTION = Take(0, 3)
+values = st.lists(st.integers(0, 160), min_size=2, max_size=200)
 outcomes = st.lists(
     st.builds(Outcome, st.integers(0, 160), st.booleans()), min_size=2, max_size=200
 )
 
 
-@given(outcomes)
-def test_sampled_mean_and_interval_are_the_normal_interval_of_the_mean(
-    sample: list[Outcome],
+@given(values)
+def test_a_sampled_mean_comes_with_the_normal_95_percent_interval_of_the_mean(
+    points: list[int],
 ) -> None:
-    points = [o.points for o in sample]
-    figures = sampled_figures(ACTION, sample)
-    mean = statistics.fmean(points)
+    mean, (low, high) = mean_interval(points)
     z = statistics.NormalDist().inv_cdf(0.975)
-    half = z * statistics.stdev(points) / math.sqrt(len(sample))
-    assert math.isclose(figures.expected_score, mean, abs_tol=1e-9)
-    assert math.isclose(figures.ci95[0], mean - half, abs_tol=1e-9)
-    assert math.isclose(figures.ci95[1], mean + half, abs_tol=1e-9)
+    half = z * statistics.stdev(points) / math.sqrt(len(points))
+    assert math.isclose(mean, statistics.fmean(points), abs_tol=1e-9)
+    assert math.isclose(low, statistics.fmean(points) - half, abs_tol=1e-9)
+    assert math.isclose(high, statistics.fmean(points) + half, abs_tol=1e-9)
 
 
 @given(outcomes)
-def test_p_win_is_the_share_of_worlds_won(sample: list[Outcome]) -> None:
-    assert sampled_figures(ACTION, sample).p_win == sum(o.won for o in sample) / len(sample)
+def test_p_win_is_the_share_of_sampled_worlds_won(sample: list[Outcome]) -> None:
+    (figures,) = figures_of([ACTION], [[o] for o in sample])
+    assert figures.p_win == sum(o.won for o in sample) / len(sample)
 
 
-def test_a_sample_of_one_outcome_repeated_has_a_zero_width_interval() -> None:
-    figures = sampled_figures(ACTION, [Outcome(17, True)] * 40)
-    assert figures.ci95 == (17.0, 17.0)
-    assert figures.p_win == 1.0
+def test_one_outcome_in_every_world_has_a_zero_width_interval() -> None:
+    (figures,) = figures_of([ACTION], [[Outcome(17, True)]] * 40)
+    assert (figures.expected_score, figures.ci95, figures.p_win) == (17.0, (17.0, 17.0), 1.0)
 
 
 def test_exact_figures_weigh_each_world_by_its_probability() -> None:
-    weighted = [
-        (Outcome(10, True), Fraction(1, 4)),
-        (Outcome(20, False), Fraction(3, 4)),
-    ]
-    figures = exact_figures(ACTION, weighted)
-    assert figures.expected_score == 17.5
-    assert figures.p_win == 0.25
+    per_world = [[Outcome(10, True)], [Outcome(20, False)]]
+    (figures,) = figures_of([ACTION], per_world, [Fraction(1, 4), Fraction(3, 4)])
+    assert (figures.expected_score, figures.p_win) == (17.5, 0.25)
     assert figures.ci95 == (10.0, 20.0)  # every score the action can end on
 
 
 def test_an_exact_interval_has_zero_width_only_when_the_outcome_is_certain() -> None:
-    certain = exact_figures(ACTION, [(Outcome(12, False), Fraction(1))])
-    assert certain.ci95 == (12.0, 12.0)
-    spread = exact_figures(
-        ACTION, [(Outcome(12, False), Fraction(99, 100)), (Outcome(13, False), Fraction(1, 100))]
-    )
-    assert spread.ci95[0] < spread.ci95[1]
+    assert exact_mean_range([12], [Fraction(1)]) == (12.0, (12.0, 12.0))
+    _, (low, high) = exact_mean_range([12, 13], [Fraction(99, 100), Fraction(1, 100)])
+    assert low < high
+
+
+@given(st.lists(st.integers(0, 100), min_size=30, max_size=100), st.integers(1, 20))
+def test_a_difference_on_the_same_worlds_is_known_better_than_either_score(
+    luck: list[int], gap: int
+) -> None:
+    # the same worlds (common random numbers): action B always ends `gap` points above A,
+    # however wide each score's own interval is
+    a, b = Take(0, 1), Take(0, 2)
+    per_world = [[Outcome(x, False), Outcome(x + gap, False)] for x in luck]
+    best, other = figures_of([b, a], [[row[1], row[0]] for row in per_world])
+    assert (best.action, other.action) == (a, b)
+    assert best.versus_best == (0.0, 0.0)
+    assert other.versus_best == (float(gap), float(gap))
 
 
 def test_best_first_is_lowest_expected_score_then_highest_p_win() -> None:
