@@ -65,9 +65,22 @@ reached within 10 s); 130 interrupted (the local cluster is closed first).
 """
 
 
+def split_bots(text: str) -> tuple[str, ...]:
+    """Bot specs, comma separated; a piece `name=value` with no bot name is one more option of
+    the bot before it: `pimc:samples=40,worlds=8,greedy` is two bots."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if specs and ":" in specs[-1] and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return tuple(specs)
+
+
 def read_bots(text: str, players: int) -> tuple[str, ...]:
     """--bots: one spec for every seat, or exactly one per seat (comma separated)."""
-    specs = tuple(spec.strip() for spec in text.split(","))
+    specs = split_bots(text)
     if any(not spec for spec in specs):
         fail(f"{shown(text)}: an empty bot name", field="--bots")
     if len(specs) == 1:
@@ -88,7 +101,7 @@ def check_bots(specs: tuple[str, ...]) -> None:
         if spec in KERNEL_BOTS:
             continue
         try:
-            from dekal.bots.bot import make_bot  # type: ignore[import-not-found, unused-ignore]
+            from dekal.bots.bot import make_bot
         except ImportError:
             fail(f"{shown(spec)} is not a bot: choose {', '.join(KERNEL_BOTS)}", field="--bots")
         try:
