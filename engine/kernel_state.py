@@ -7,10 +7,11 @@ would read as negative.
 
 Columns: the rules (PLAYERS, VARIANT, THRESHOLD, -1 for a single round), ROUND, TURN, PHASE
 (the codes below), START (-1 while F1 has not found it), HAND (0: no card waiting), NCENTRE
-and CENTRE (ascending), PICKS (-1: not picked), TOTALS, DOWN (16-bit masks), the pile as
-PILE[PILE_TOP:PILE_END] (top first; F2 draws move PILE_TOP), REMOVED[:NREMOVED], and two
-flags the results report: F2_TIE (turn 1 of round 1 had a tie for the lowest card) and
-EXHAUSTED (F2's short-pile ruling gave the token).
+and CENTRE (ascending), PICKS (-1: not picked), REVEALED (this turn's reveals by seat, for
+F1), HOLE (each grid's hole, where its reveal left it; -1 for a full grid), TOTALS, DOWN
+(16-bit masks), the pile as PILE[PILE_TOP:PILE_END] (top first; F2 draws move PILE_TOP),
+REMOVED[:NREMOVED], and two flags the results report: F2_TIE (turn 1 of round 1 had a tie
+for the lowest card) and EXHAUSTED (F2's short-pile ruling gave the token).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from dekal.bits import NIBBLE_LOW, occupied
 from dekal.kernel_tables import VARIANT_CODE
 from dekal.position import from_reference
 from dekal.state import FastState
@@ -36,7 +38,9 @@ PHASE_CODE = {phase: code for code, phase in enumerate(PHASES)}
     PILE_TOP, PILE_END, NREMOVED, F2_TIE, EXHAUSTED,
 ) = range(14)  # fmt: skip
 PICKS = 14
-CENTRE = PICKS + MAX_SEATS
+REVEALED = PICKS + MAX_SEATS
+HOLE = REVEALED + MAX_SEATS
+CENTRE = HOLE + MAX_SEATS
 TOTALS = CENTRE + MAX_SEATS
 DOWN = TOTALS + MAX_SEATS
 PILE = DOWN + MAX_SEATS
@@ -44,6 +48,13 @@ REMOVED = PILE + DECK_SIZE
 WIDTH = REMOVED + DECK_SIZE
 NO_THRESHOLD = -1  # a single round (S3): no total ends it
 NONE = -1  # no start yet, no pick yet
+
+
+def hole_of(word: int) -> int:
+    """The first empty cell of a grid word, or NONE: bit 4i of occupied ^ NIBBLE_LOW is set
+    for each empty cell i, so the lowest set bit's position // 4 is the first."""
+    holes = occupied(word) ^ NIBBLE_LOW
+    return ((holes & -holes).bit_length() - 1) // 4 if holes else NONE
 
 
 def rules_columns(rules: Rules) -> tuple[int, int, int]:
@@ -66,6 +77,7 @@ def state_row(state: FastState | GameState) -> tuple[NDArray[np.int64], NDArray[
     row[PICKS : PICKS + n] = [NONE if pick is None else pick for pick in fast.picks]
     row[TOTALS : TOTALS + n] = fast.totals
     row[DOWN : DOWN + n] = fast.down
+    row[HOLE : HOLE + n] = [hole_of(word) for word in fast.grids]
     row[PILE_TOP], row[PILE_END] = 0, len(fast.pile)
     row[PILE : PILE + len(fast.pile)] = fast.pile
     row[NREMOVED] = len(fast.removed)

@@ -15,6 +15,8 @@ from itertools import product
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dekal_ref
 from dekal import kernel
@@ -196,6 +198,32 @@ def test_same_deal_same_choices_same_final_position(case: tuple[Rules, tuple[int
         assert kernel.game_actions(rules, seed, policies, first) == actions
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(2, 6),
+    push=st.sampled_from(["slide", "eject"]),
+    first=st.sampled_from(["lowest", "chosen"]),
+    threshold=st.sampled_from([None, None, 25, 50]),
+    policies=st.lists(st.sampled_from([RANDOM, GREEDY]), min_size=6, max_size=6),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_any_seed_and_rules_play_as_the_reference(
+    players: int,
+    push: str,
+    first: str,
+    threshold: int | None,
+    policies: list[int],
+    seed: int,
+) -> None:
+    """Same deal, same choices, same final position, for seeds and rules Hypothesis picks."""
+    rules = Rules(players, push, first, threshold)
+    chosen = first_of(rules, seed)
+    played = kernel.played_game(rules, seed, policies[:players], chosen)
+    final, actions = reference_game(rules, seed, policies[:players], chosen)
+    assert played.actions == actions
+    assert format_position(played.final) == dekal_ref.format_position(final)
+
+
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_game_results_are_the_references_ranking(case: tuple[Rules, tuple[int, ...]]) -> None:
     """S1–S4: scores, cards left, totals, places, rounds, round 1's start and F2's two facts."""
@@ -345,3 +373,34 @@ def test_rollouts_refuse_mixed_rules_and_unknown_ends() -> None:
         kernel.rollouts(two, [RANDOM] * 2, np.arange(2, dtype=np.uint64))
     with pytest.raises(ValueError, match="until"):
         kernel.rollouts(two[:1], [RANDOM] * 2, np.arange(1, dtype=np.uint64), "turn")
+
+
+# --- the Python bots (dekal.bots) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (Rules(2), (RANDOM, RANDOM)),
+        (Rules(3, "eject"), (GREEDY, GREEDY, GREEDY)),
+        (Rules(4, "slide", "chosen"), (RANDOM, GREEDY, RANDOM, GREEDY)),
+        (Rules(6, "eject", "chosen"), (GREEDY, RANDOM) * 3),
+        (Rules(2, "slide", "lowest", 100), (GREEDY, RANDOM)),
+        (Rules(3, "eject", "chosen", 60), (RANDOM, RANDOM, GREEDY)),
+    ],
+    ids=case_id,
+)
+def test_the_policies_are_the_python_bots(case: tuple[Rules, tuple[int, ...]]) -> None:
+    """Same seed, same actions: the kernel's policies are dekal.bots' random and greedy bots
+    playing dekal.bots.table.play_game (which deals a new round without an action)."""
+    from dekal.bots.bot import make_bot
+    from dekal.bots.table import play_game
+
+    rules, policies = case
+    bots = [make_bot(NAMES[policy]) for policy in policies]
+    for seed in (5, 2**64 - 3):
+        first = first_of(rules, seed)
+        by_bots = play_game(rules, bots, seed, first)
+        by_kernel = kernel.played_game(rules, seed, policies, first)
+        assert [a for a in by_kernel.actions if a != "deal"] == list(map(str, by_bots.actions))
+        assert format_position(by_kernel.final) == dekal_ref.format_position(by_bots.final)
