@@ -21,6 +21,7 @@ from dekal.cli.pictures import position_picture
 from dekal.cli.play_table import VERB_OF_PHASE, Step, Table, seat_actions
 from dekal.cli.replay import _round_header, ranking_lines, story
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take
+from dekal_ref.deal import Deal
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
 from dekal_ref.notation import cell_name, value_symbol
 from dekal_ref.position import format_grid_cells, format_position
@@ -99,7 +100,7 @@ class TextView:
         out.print("Type help for the ways to write an action.")
         self._header(table.state, table.deals[0])
 
-    def _header(self, state: GameState, deal: Any) -> None:
+    def _header(self, state: GameState, deal: Deal) -> None:
         # only the header line: the lines after it list the deal, which nobody may see (M3)
         out.print(next(_round_header(state, deal)))
 

@@ -82,8 +82,7 @@ def zero_sum_places(ref: GameState) -> list[float]:
     place = {standing.seat: standing.place for standing in ranking(ref)}
     others = ref.players - 1
     return [
-        (sum(place[o] > place[p] for o in place) - sum(place[o] < place[p] for o in place))
-        / others
+        (sum(place[o] > place[p] for o in place) - sum(place[o] < place[p] for o in place)) / others
         for p in range(ref.players)
     ]
 
@@ -234,7 +233,7 @@ def test_the_observation_is_the_public_view_of_the_position() -> None:
 )
 def test_openspiel_random_sim_test_passes(params: dict[str, Any]) -> None:
     pyspiel.random_sim_test(
-        pyspiel.load_game("dekal", params), num_sims=2, serialize=False, verbose=False
+        pyspiel.load_game("dekal", params), num_sims=2, serialize=True, verbose=False
     )
 
 
@@ -274,7 +273,6 @@ def test_the_openspiel_page_examples_run() -> None:
     blocks = re.findall(r"^```pycon\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
     assert blocks
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    for number, block in enumerate(blocks):
-        test = doctest.DocTestParser().get_doctest(block, {}, f"openspiel-{number}", None, 0)
-        runner.run(test)
+    session = "\n".join(blocks)  # one session: each block goes on from the one before
+    runner.run(doctest.DocTestParser().get_doctest(session, {}, "docs/openspiel.md", None, 0))
     assert runner.summarize(verbose=False).failed == 0
