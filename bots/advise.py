@@ -337,7 +337,7 @@ def play_out(
     playout="python": then dekal.bots.rollout's Python loop); any other bot at the table."""
     if model in ROLLOUT_POLICIES and playout != "table":
         if playout == "python":
-            played = round_outcomes(states, model, seeds)
+            played = round_outcomes(states, model, seeds, compiled=False)
             return [outcome_of(o.points, o.remaining, seat) for o in played]
         from dekal import kernel  # numba: imported only when a rollout needs it
 
