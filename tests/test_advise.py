@@ -11,13 +11,16 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
+from fractions import Fraction
+from itertools import permutations
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from dekal.bots.advise import AdviceError, advise
+from dekal.bots.advise import AdviceError, advise, enumerated_worlds, slot_fillings
 from dekal.bots.bot import make_bot
 from dekal.bots.observation import observation_of, read_public_view
 from dekal.draws import Draws, seat_seed
@@ -212,3 +215,54 @@ def test_the_compiled_the_python_and_the_table_playouts_give_the_same_answer(mod
     compiled = advise(view, seat, samples=FEW, seed=2, model=model)
     assert advise(view, seat, samples=FEW, seed=2, model=model, playout="python") == compiled
     assert advise(view, seat, samples=FEW, seed=2, model=model, playout="table") == compiled
+
+
+@given(
+    st.dictionaries(st.integers(1, 10), st.integers(1, 3), min_size=1, max_size=4),
+    st.integers(0, 4),
+)
+def test_slot_fillings_are_the_chances_of_a_uniform_shuffle(
+    copies: dict[int, int], slots: int
+) -> None:
+    # independently: every ordering of the cards, told apart, equally likely (M3)
+    cards = [value for value, count in copies.items() for _ in range(count)]
+    slots = min(slots, len(cards))
+    orderings = list(permutations(cards, slots))
+    counted = Counter(orderings)
+    fillings = slot_fillings(Counter(copies), slots, limit=10**6)
+    assert fillings is not None
+    assert dict(fillings) == {
+        filling: Fraction(n, len(orderings)) for filling, n in counted.items()
+    }
+
+
+def test_slot_fillings_give_up_beyond_the_limit() -> None:
+    assert slot_fillings(Counter({1: 5, 2: 5, 3: 5}), 3, limit=26) is None  # 27 fillings
+    assert slot_fillings(Counter({1: 5, 2: 5, 3: 5}), 3, limit=27) is not None
+
+
+@pytest.mark.parametrize(("players", "seed", "turn"), [(2, 5, 15), (3, 6, 16), (2, 7, 14)])
+def test_enumerated_worlds_show_the_view_and_their_chances_add_up_to_one(
+    players: int, seed: int, turn: int
+) -> None:
+    state = played(players, seed, until=turn)
+    view = observation_of(state)
+    worlds = enumerated_worlds(view, limit=20_000)
+    assert worlds is not None
+    assert sum(p for _, p in worlds) == 1
+    assert all(observation_of(world) == view for world, _ in worlds)
+    assert len({world for world, _ in worlds}) == len(worlds)  # each world once
+
+
+def test_a_secret_pick_lies_in_any_face_down_cell_of_its_seat_equally() -> None:
+    state = played(2, 9, until=14)
+    while state.phase is not Phase.REVEAL:  # on to turn 15's reveal
+        state = apply(state, legal_actions(state)[0])
+    state = apply(state, legal_actions(state)[0])  # seat 0 picks, secretly (T1)
+    view = observation_of(state)
+    worlds = enumerated_worlds(view, limit=20_000)
+    assert worlds is not None
+    cells = Counter(world.picks[0] for world, _ in worlds)
+    assert set(cells) == set(view.face_down_cells(0)) and len(set(cells.values())) == 1
+    assert sum(p for _, p in worlds) == 1
+    assert all(observation_of(world) == view for world, _ in worlds)
