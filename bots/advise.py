@@ -5,8 +5,9 @@ Given a public view (what every player may see, M3) and a seat that has a decisi
 the same way:
 
 1. worlds: full positions consistent with the public view, drawn uniformly by the sampler
-   (dekal.bots.sampler), or, when there are at most `samples` of them, every one of them
-   with its exact probability (`exact_worlds`);
+   (dekal.bots.sampler); or, when at most `samples` worlds can end the round differently
+   and play after the action is certain in each (the model draws nothing, or nobody
+   decides any more), every one of them with its exact probability (`enumerated_worlds`);
 2. for each world and each action: play the action, then the rest of the round with every
    seat, the advised one included, deciding by the model bot (`greedy` by default) from its
    own observation and its own draws;
@@ -50,7 +51,7 @@ from dekal.simulation.runner import run_chunks
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Action
 from dekal_ref.errors import DekalError
-from dekal_ref.ranking import places, round_scores
+from dekal_ref.ranking import places
 from dekal_ref.state import GameState, Phase
 
 CONFIDENCE = 0.95
@@ -84,22 +85,11 @@ class Outcome:
 
 
 def outcome_of(points: Sequence[int], remaining: Sequence[int], seat: int) -> Outcome:
-    """S3 for the seat in a scored round: its points, and whether it placed first."""
+    """S3 for the seat in a scored round (every seat's points and cards left, S2): its points,
+    and whether it placed first. The round's own ranking, even in a match, where the places
+    of dekal_ref.ranking go by totals (S4)."""
     keys: list[tuple[int, ...]] = [(p, r) for p, r in zip(points, remaining, strict=True)]
     return Outcome(keys[seat][0], places(keys)[seat] == 1)
-
-
-def round_outcome(state: GameState, seat: int) -> Outcome:
-    """S1–S3 of a round whose 16 turns are played: the seat's points and whether it won.
-
-    The round's own ranking (points, then cards left), even in a match, where the places of
-    dekal_ref.ranking go by totals (S4)."""
-    scores = round_scores(state)
-    return outcome_of([s.points for s in scores], [s.remaining for s in scores], seat)
-
-
-def round_is_scored(state: GameState) -> bool:
-    return state.phase in (Phase.NEXT_ROUND, Phase.OVER)
 
 
 # --- statistics ---------------------------------------------------------------------------
@@ -166,16 +156,13 @@ def figures_of(
         p_win = sum((w for row, w in zip(per_world, share, strict=True) if row[i].won), Fraction(0))
         figures.append(Figures(action, mean, interval, float(p_win)))
     ranked = best_first(figures)
-    best = actions.index(ranked[0].action)
-    return [
-        replace(
-            f,
-            versus_best=estimate(
-                [a - b for a, b in zip(points[actions.index(f.action)], points[best], strict=True)]
-            )[1],
-        )
-        for f in ranked
-    ]
+    best = points[actions.index(ranked[0].action)]
+
+    def versus_best(figures: Figures) -> Interval:
+        mine = points[actions.index(figures.action)]
+        return estimate([a - b for a, b in zip(mine, best, strict=True)])[1]
+
+    return [replace(f, versus_best=versus_best(f)) for f in ranked]
 
 
 def best_first(figures: Sequence[Figures]) -> list[Figures]:

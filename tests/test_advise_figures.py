@@ -17,10 +17,11 @@ from dekal.bots.advise import (
     exact_mean_range,
     figures_of,
     mean_interval,
-    round_outcome,
+    outcome_of,
 )
 from dekal_ref.actions import Take
-from dekal_ref.position import parse_position
+from dekal_ref.notation import parse_grid
+from dekal_ref.scoring import score_grid
 
 ACTION = Take(0, 3)
 values = st.lists(st.integers(0, 160), min_size=2, max_size=200)
@@ -86,14 +87,15 @@ def test_best_first_is_lowest_expected_score_then_highest_p_win() -> None:
     assert best_first([a, b, c]) == [c, b, a]
 
 
+def scored(grids: list[str], seat: int) -> Outcome:
+    scores = [score_grid(parse_grid(grid)) for grid in grids]
+    return outcome_of([s.points for s in scores], [s.remaining for s in scores], seat)
+
+
 def test_the_round_is_won_on_points_then_cards_left_and_shared_wins_count() -> None:
     # rules.md S3: three grids of 19 points; seats 1 and 2 (4 cards left) share the victory
-    over = parse_position(
-        "slide/lowest/single 1.16 over 0 9991/446T/T27T/T113|9557/3388/2661/44TT|"
-        "7559/8833/1662/TT44 -,-,- - 11111222222233333444455555566666777777788888899999TT"
-        " - 19,19,19"
-    )
-    assert [round_outcome(over, seat) for seat in range(3)] == [
+    grids = ["9991/446T/T27T/T113", "9557/3388/2661/44TT", "7559/8833/1662/TT44"]
+    assert [scored(grids, seat) for seat in range(3)] == [
         Outcome(19, False),
         Outcome(19, True),
         Outcome(19, True),
@@ -101,13 +103,10 @@ def test_the_round_is_won_on_points_then_cards_left_and_shared_wins_count() -> N
 
 
 def test_in_a_match_the_round_is_judged_by_its_own_points_not_the_totals() -> None:
-    # rules.md S4, round 4 scored: seat 0 won the round (7 points) though seat 1 shares the
-    # match victory on totals
-    ended = parse_position(
-        "slide/lowest/100 4.16 over 0 777T/887T/562T/66TT|1535/5336/2T92/2292|2437/4488/6595/6446"
-        " -,-,- - 4511717T59234491T8879438839717211524913318TT59866963 - 92,92,111"
-    )
-    assert [round_outcome(ended, seat) for seat in range(3)] == [
+    # rules.md S4, round 4: seat 0 wins the round on 7 points, though on totals (92, 92,
+    # 111) it only shares the match with seat 1
+    grids = ["777T/887T/562T/66TT", "1535/5336/2T92/2292", "2437/4488/6595/6446"]
+    assert [scored(grids, seat) for seat in range(3)] == [
         Outcome(7, True),
         Outcome(32, False),
         Outcome(37, False),
