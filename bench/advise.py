@@ -21,10 +21,12 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from dekal.bots.advise import advise, next_decider
+from dekal.bots.advise import advise
 from dekal.bots.bot import make_bot
 from dekal.bots.observation import Observation, observation_of
+from dekal.bots.table import seat_to_act
 from dekal.draws import Draws, seat_seed
+from dekal.position import from_reference
 from dekal_ref.actions import apply
 from dekal_ref.deal import seeded_deal
 from dekal_ref.game import new_game
@@ -41,7 +43,7 @@ def mid_game(players: int, seed: int, turn: int) -> dict[str, tuple[GameState, i
     draws = [Draws(seat_seed(seed, s)) for s in range(players)]
     found: dict[str, tuple[GameState, int]] = {}
     while len(found) < 3:
-        seat = next_decider(state)
+        seat = seat_to_act(from_reference(state))
         phase = state.phase.value
         if state.turn == turn and phase not in found:
             found[phase] = (state, seat)

@@ -45,6 +45,7 @@ from dekal.bots.observation import Observation, legal_actions, observation_of, u
 from dekal.bots.rollout import POLICIES as ROLLOUT_POLICIES
 from dekal.bots.rollout import round_outcomes
 from dekal.bots.sampler import exact_worlds, sample_fast
+from dekal.bots.table import seat_to_act
 from dekal.draws import Draws, game_seed, seat_seed
 from dekal.position import from_reference
 from dekal.simulation.runner import run_chunks
@@ -52,7 +53,7 @@ from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Action
 from dekal_ref.errors import DekalError
 from dekal_ref.ranking import places
-from dekal_ref.state import GameState, Phase
+from dekal_ref.state import Phase
 
 CONFIDENCE = 0.95
 Z95 = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)  # 1.959963…: the normal interval's half-width
@@ -295,22 +296,12 @@ def enumerated_worlds(view: Observation, limit: int) -> list[tuple[FastState, Fr
 # --- playing a round out ------------------------------------------------------------------
 
 
-def next_decider(state: GameState | FastState) -> int:
-    """The seat the table loop asks next (CONTRACTS.md): in a reveal, the first seat still
-    to pick, in seat order; then the seat that must take or push (T3, T4)."""
-    if state.phase is Phase.REVEAL:
-        return state.picks.index(None)
-    seat = observation_of(state).to_act
-    assert seat is not None, f"nobody decides in phase {state.phase}"
-    return seat
-
-
 def table_outcome(state: FastState, bots: Sequence[Bot], seed: int, seat: int) -> Outcome:
     """The table loop to the end of the round, any bots: each seat decides from its own
     observation with its own draws, `Draws(seat_seed(seed, seat))`."""
     draws = [Draws(seat_seed(seed, s)) for s in range(state.rules.players)]
     while state.phase not in (Phase.NEXT_ROUND, Phase.OVER):
-        who = next_decider(state)
+        who = seat_to_act(state)  # the table loop's order (CONTRACTS.md)
         state = fast_apply(state, bots[who].act(observation_of(state), who, draws[who]))
     scores = [bits.score(word) for word in state.grids]
     return outcome_of([p for p, _ in scores], [r for _, r in scores], seat)
