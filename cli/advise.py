@@ -39,13 +39,13 @@ round is played out: the score is what this round adds to the seat's total.
     dekal advise "slide/lowest/single 1.16 push@0:3 0 T491/8437/8837/555.|1112/TT82/T72T/T62T -,- - #68 - 0,0" --seat 0 --bot random
 
 The same (position, seat, samples, seed, bot) always gives the same answer, whatever
---workers (local processes) or --scheduler (a Dask cluster). Every action is judged on the same worlds (common random numbers). When the
-distinct worlds are at most --samples and play after the action is certain, every world is
+--workers (local processes) or --scheduler (a Dask cluster). Every action is judged on the same worlds (common random numbers). When at most
+--samples worlds can end the round differently and play after the action is certain, every world is
 enumerated with its probability: the answer says exact, the means are exact, and the
 interval is the range of scores the action can end on (zero width: the outcome is certain).
 
 The last column is the interval of (this action's score minus the best action's), world by
-world: on the same worlds it is much narrower than either score's own interval, so it says
+world: on the same worlds it is narrower than either score's own interval, so it says
 whether the best is really better.
 
 --json prints {{"seat", "phase", "samples", "model", "exact", "seed", "actions": [{{"action",
@@ -110,7 +110,11 @@ def advise_command(
     ] = 0,
     bot: Annotated[
         str,
-        typer.Option(metavar="B", help="Model of every seat's later play: greedy, random, …"),
+        typer.Option(
+            metavar="B",
+            help="Model of every seat's later play: greedy, random (compiled, fast), or"
+            " pimc, ismcts with their options (pimc:samples=10; far slower).",
+        ),
     ] = "greedy",
     workers: Annotated[
         int,
