@@ -24,11 +24,11 @@ from dekal.bots.advise import AdviceError, advise, enumerated_worlds, slot_filli
 from dekal.bots.bot import make_bot
 from dekal.bots.observation import observation_of, read_public_view
 from dekal.draws import Draws, seat_seed
-from dekal_ref.actions import apply, legal_actions
+from dekal_ref.actions import NewRound, apply, legal_actions
 from dekal_ref.deal import seeded_deal
 from dekal_ref.errors import NotationError
 from dekal_ref.game import new_game
-from dekal_ref.position import format_position
+from dekal_ref.position import format_position, parse_position
 from dekal_ref.ranking import places, round_scores
 from dekal_ref.state import Card, GameState, Phase, Rules
 
@@ -266,3 +266,37 @@ def test_a_secret_pick_lies_in_any_face_down_cell_of_its_seat_equally() -> None:
     assert set(cells) == set(view.face_down_cells(0)) and len(set(cells.values())) == 1
     assert sum(p for _, p in worlds) == 1
     assert all(observation_of(world) == view for world, _ in worlds)
+
+
+def match_round_two(moves: int) -> GameState:
+    """rules.md M5's 3-player match to 100 (totals 36, 25, 29), round 2 dealt from seed 5,
+    then `moves` moves of random legal play."""
+    state = parse_position(
+        "slide/lowest/100 1.16 next 0 4111/56T4/72TT/T244|8323/8132/8539/TT77|5263/5561/6T57/6687"
+        " -,-,- - 2481935447358T196T78935165878718672994349226493T1992 - 36,25,29"
+    )
+    state = apply(state, NewRound(seeded_deal(5, 3)))
+    rng = random.Random(moves)
+    for _ in range(moves):
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+def test_in_a_match_advise_plays_out_the_round_in_progress_only() -> None:
+    # the last turn of round 2: exact, and judged on the round's points (S3), not the totals
+    state = match_round_two(moves=15 * 9 + 3 + 1)
+    assert (state.round, state.turn, state.phase) == (2, 16, Phase.PUSH)
+    seat = deciding_seat(state)
+    answer = advise(observation_of(state), seat, samples=FEW)
+    expected = exact_outcomes(state, seat, "greedy")
+    assert answer.exact
+    assert {str(f.action): (f.expected_score, f.p_win) for f in answer.actions} == {
+        action: (float(points), float(won)) for action, (points, won) in expected.items()
+    }
+
+
+def test_in_a_match_the_three_playouts_agree() -> None:
+    state = match_round_two(moves=7 * 9)
+    view, seat = observation_of(state), deciding_seat(state)
+    compiled = advise(view, seat, samples=FEW, seed=4, model="random")
+    assert advise(view, seat, samples=FEW, seed=4, model="random", playout="table") == compiled
