@@ -6,7 +6,7 @@ prints the answer as a table or one JSON object.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated
 
@@ -60,9 +60,10 @@ decide (not its turn, already picked, the round is scored), a bad option.
 
 
 @contextmanager
-def progress_bar(enabled: bool) -> Iterator[Progress | None]:
-    """A bar on standard error over the worlds' chunks (drawn only on a terminal)."""
-    if not enabled or not err.is_terminal:
+def progress_bar() -> Iterator[Callable[[int, int], None] | None]:
+    """A bar on standard error over the batches of worlds, drawn only on a terminal; yields
+    what advise calls as each batch is done (None: nothing to draw)."""
+    if not err.is_terminal:
         yield None
         return
     with Progress(
@@ -72,8 +73,9 @@ def progress_bar(enabled: bool) -> Iterator[Progress | None]:
         TimeElapsedColumn(),
         console=err,
         transient=True,
-    ) as progress:
-        yield progress
+    ) as bar:
+        task = bar.add_task("advise", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def read_view(text: str) -> Observation:
@@ -139,11 +141,7 @@ def advise_command(
             f" (0-{view.rules.players - 1})",
             field="--seat",
         )
-    with progress_bar(not json_output) as bar:
-        report = None
-        if bar is not None:
-            task = bar.add_task("advise", total=None)
-            report = lambda done, total: bar.update(task, completed=done, total=total)  # noqa: E731
+    with progress_bar() as report:
         try:
             answer = advise(
                 view,
