@@ -300,3 +300,29 @@ def test_in_a_match_the_three_playouts_agree() -> None:
     view, seat = observation_of(state), deciding_seat(state)
     compiled = advise(view, seat, samples=FEW, seed=4, model="random")
     assert advise(view, seat, samples=FEW, seed=4, model="random", playout="table") == compiled
+
+
+@pytest.mark.parametrize(
+    ("position", "why"),
+    [
+        (  # rules.md S3: the game is over
+            "slide/lowest/single 1.16 over 0 9991/446T/T27T/T113|9557/3388/2661/44TT|"
+            "7559/8833/1662/TT44 -,-,- - 11111222222233333444455555566666777777788888899999TT"
+            " - 19,19,19",
+            "the game is over",
+        ),
+        (  # rules.md M5: a match round is scored, the next needs a deal
+            "slide/lowest/100 1.16 next 0 4111/56T4/72TT/T244|8323/8132/8539/TT77|"
+            "5263/5561/6T57/6687 -,-,- - 2481935447358T196T78935165878718672994349226493T1992"
+            " - 36,25,29",
+            "the next needs a deal",
+        ),
+    ],
+)
+def test_nobody_has_anything_to_decide_between_rounds_or_after_the_end(
+    position: str, why: str
+) -> None:
+    view = read_public_view(position)
+    for seat in range(view.players):
+        with pytest.raises(AdviceError, match=why):
+            advise(view, seat, samples=FEW)
