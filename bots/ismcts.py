@@ -63,13 +63,13 @@ def actions_in(state: FastState, seat: int) -> list[Action]:
 
 @dataclass(frozen=True)
 class IsmctsBot:
-    """`ismcts:iterations=200,c=0.7,batch=8,rollout=greedy,utility=blend` (the defaults)."""
+    """`ismcts:iterations=200,c=0.05,batch=8,rollout=greedy,utility=margin` (the defaults)."""
 
     iterations: int = 200
-    c: float = 0.7
+    c: float = 0.05
     batch: int = 8
     rollout: str = "greedy"
-    utility: str = "blend"
+    utility: str = "margin"
 
     def __post_init__(self) -> None:
         if self.iterations < 1:

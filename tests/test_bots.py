@@ -6,9 +6,13 @@ the table is a record that replays."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -344,3 +348,41 @@ def test_the_margin_is_one_half_when_level_and_rises_with_a_lower_score() -> Non
     better = margin(Outcome((0, 40), (0, 6), (0, 40)), Rules(players=2))
     assert level == [0.5, 0.5]
     assert better[0] > 0.5 > better[1]
+
+
+# --- the strength table (bench/bots.py) ---------------------------------------------------
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "bots.py"
+
+
+def test_bench_bots_quick_plays_every_pairing_of_the_round_robin() -> None:
+    result = subprocess.run(
+        [sys.executable, str(BENCH), "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    report = json.loads(result.stdout)
+    bots = ["random", "greedy", "pimc:samples=4", "ismcts:iterations=16"]
+    assert [(row["bot"], row["opponent"]) for row in report["rows"]] == [
+        (x, y) for x in bots for y in bots if x != y
+    ]
+    for row in report["rows"]:
+        assert row["games"] == report["games"] == 8
+        low, high = row["win_rate_ci95"]
+        assert low <= row["win_rate"] <= high
+        low, high = row["mean_score_ci95"]
+        assert low <= row["mean_score"] <= high
+        assert row["decisions_per_second"] > 0
+
+
+def test_bench_bots_refuses_an_unknown_bot_with_exit_code_2() -> None:
+    result = subprocess.run(
+        [sys.executable, str(BENCH), "--bots", "chess", "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "bot" in result.stderr and "Traceback" not in result.stderr
