@@ -12,14 +12,11 @@ time, and pure NumPy cannot vectorise a game whose every decision depends on the
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from dekal import bits, draws
+from dekal.kernel_cache import compiled
 from dekal.kernel_tables import (
     DROP,
     DROP16,
@@ -39,18 +36,6 @@ from dekal.kernel_tables import (
 )
 from dekal_ref.deal import DECK
 
-Function = TypeVar("Function", bound=Callable[..., Any])
-
-
-def compiled(function: Function) -> Function:
-    """numba.njit(cache=True), typed for mypy: the compiled function keeps its signature.
-
-    cache=True writes the machine code next to the module, so only a process's first call
-    after a change of the source pays the compile time.
-    """
-    return cast(Function, njit(cache=True)(function))
-
-
 U = np.uint64
 GOLDEN_GAMMA = U(draws.GOLDEN_GAMMA)  # SplitMix64's increment (dekal_ref.deal)
 MIX_1 = U(0xBF58476D1CE4E5B9)  # SplitMix64's two multipliers (spec/rules.md, Seeded deals)
@@ -60,7 +45,6 @@ UNIT_53 = 2.0**-53  # Draws.below: the top 53 bits of an output as a fraction of
 DRAWS_PER_DEAL = len(DECK) - 1  # Fisher–Yates over 100 cards: one draw for i = 99 … 1
 SORTED_DECK = np.array(DECK, np.int64)
 
-MASK64 = U(bits.MASK64)
 NIBBLE_LOW = U(bits.NIBBLE_LOW)
 NOT_LAST_COLUMN = U(bits.NOT_LAST_COLUMN)
 NOT_LAST_ROW = U(bits.NOT_LAST_ROW)
@@ -125,6 +109,7 @@ def pack(deck: NDArray[np.int64], first: int) -> np.uint64:
 
 @compiled
 def cell_value(word: np.uint64, cell: int) -> int:
+    """The value in `cell` of a grid word (0: the hole)."""
     return int((word >> U(4 * cell)) & CELL_MASK)
 
 

@@ -26,7 +26,6 @@ from dekal.kernel_bits import (
     cell_total,
     cell_value,
     cleared,
-    compiled,
     first_cell,
     nth_cell,
     pack,
@@ -38,6 +37,7 @@ from dekal.kernel_bits import (
     shuffle,
     visible,
 )
+from dekal.kernel_cache import compiled
 from dekal.kernel_state import (
     CENTRE,
     DOWN,

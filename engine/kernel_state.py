@@ -16,10 +16,12 @@ for the lowest card) and EXHAUSTED (F2's short-pile ruling gave the token).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import chain
+
 import numpy as np
 from numpy.typing import NDArray
 
-from dekal.bits import NIBBLE_LOW, occupied
 from dekal.kernel_tables import VARIANT_CODE
 from dekal.position import from_reference
 from dekal.state import FastState
@@ -50,43 +52,66 @@ NO_THRESHOLD = -1  # a single round (S3): no total ends it
 NONE = -1  # no start yet, no pick yet
 
 
-def hole_of(word: int) -> int:
-    """The first empty cell of a grid word, or NONE: bit 4i of occupied ^ NIBBLE_LOW is set
-    for each empty cell i, so the lowest set bit's position // 4 is the first."""
-    holes = occupied(word) ^ NIBBLE_LOW
-    return ((holes & -holes).bit_length() - 1) // 4 if holes else NONE
-
-
 def rules_columns(rules: Rules) -> tuple[int, int, int]:
     """(PLAYERS, VARIANT, THRESHOLD) of a row under these rules."""
     threshold = NO_THRESHOLD if rules.threshold is None else rules.threshold
     return rules.players, VARIANT_CODE[rules.push], threshold
 
 
-def state_row(state: FastState | GameState) -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
-    """The row and grid words of a full state (either engine's)."""
-    fast = from_reference(state) if isinstance(state, GameState) else state
-    n = fast.rules.players
-    row = np.zeros(WIDTH, np.int64)
-    row[[PLAYERS, VARIANT, THRESHOLD]] = rules_columns(fast.rules)
-    row[ROUND], row[TURN], row[PHASE] = fast.round, fast.turn, PHASE_CODE[fast.phase]
-    row[START] = NONE if fast.start is None else fast.start
-    row[HAND] = fast.hand or 0
-    row[NCENTRE] = len(fast.centre)
-    row[CENTRE : CENTRE + len(fast.centre)] = fast.centre
-    row[PICKS : PICKS + n] = [NONE if pick is None else pick for pick in fast.picks]
-    row[TOTALS : TOTALS + n] = fast.totals
-    row[DOWN : DOWN + n] = fast.down
-    row[HOLE : HOLE + n] = [hole_of(word) for word in fast.grids]
-    row[PILE_TOP], row[PILE_END] = 0, len(fast.pile)
-    row[PILE : PILE + len(fast.pile)] = fast.pile
-    row[NREMOVED] = len(fast.removed)
-    row[REMOVED : REMOVED + len(fast.removed)] = fast.removed
-    return row, np.array(fast.grids, np.uint64)
+def state_rows(
+    rules: Rules, states: Sequence[FastState | GameState]
+) -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
+    """The rows and grid words of full states under `rules` (either engine's), field by field
+    over all states at once: one NumPy array per field, not one per state."""
+    fast = [from_reference(s) if isinstance(s, GameState) else s for s in states]
+    n = rules.players
+    rows = np.zeros((len(fast), WIDTH), np.int64)
+    rows[:, [PLAYERS, VARIANT, THRESHOLD]] = rules_columns(rules)
+    rows[:, [ROUND, TURN, PHASE, START, HAND, PILE_END]] = [
+        (
+            s.round, s.turn, PHASE_CODE[s.phase], NONE if s.start is None else s.start,
+            s.hand or 0, len(s.pile),
+        )
+        for s in fast
+    ]  # fmt: skip
+    rows[:, PICKS : PICKS + n] = [
+        [NONE if pick is None else pick for pick in s.picks] for s in fast
+    ]
+    rows[:, TOTALS : TOTALS + n] = [s.totals for s in fast]
+    rows[:, DOWN : DOWN + n] = [s.down for s in fast]
+    rows[:, NCENTRE] = _fill(rows, CENTRE, [s.centre for s in fast])
+    _fill(rows, PILE, [s.pile for s in fast])
+    rows[:, NREMOVED] = _fill(rows, REMOVED, [s.removed for s in fast])
+    grids = np.array([s.grids for s in fast], np.uint64).reshape(len(fast), n)
+    rows[:, HOLE : HOLE + n] = first_holes(grids)
+    return rows, grids
+
+
+def _fill(
+    rows: NDArray[np.int64], column: int, cards: Sequence[tuple[int, ...]]
+) -> NDArray[np.int64]:
+    """rows[k, column : column + len(cards[k])] = cards[k] for every k, in one scatter; the
+    lengths. (A card's place: its row repeated per card, its rank in the concatenation less
+    its row's start.)"""
+    lengths = np.fromiter(map(len, cards), np.int64, count=len(cards))
+    values = np.fromiter(chain.from_iterable(cards), np.int64, count=int(lengths.sum()))
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    row_of = np.repeat(np.arange(len(cards)), lengths)
+    rows[row_of, column + np.arange(len(values)) - starts] = values
+    return lengths
+
+
+def first_holes(grids: NDArray[np.uint64]) -> NDArray[np.int64]:
+    """Each grid word's first empty cell, NONE for a full grid (cells tried last to first, so
+    the first empty one is written last)."""
+    holes = np.full(grids.shape, NONE, np.int64)
+    for cell in reversed(range(16)):
+        holes[(grids >> np.uint64(4 * cell)) & np.uint64(0xF) == 0] = cell
+    return holes
 
 
 def row_state(rules: Rules, row: NDArray[np.int64], grids: NDArray[np.uint64]) -> FastState:
-    """The FastState a row stands for (the inverse of state_row)."""
+    """The FastState a row stands for (the inverse of state_rows)."""
     n = rules.players
     values = row.tolist()
     start, hand = values[START], values[HAND]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import product
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dekal_ref
-from dekal import kernel
+from dekal import kernel, kernel_cache
 from dekal.draws import Draws, seat_seed
 from dekal.fast import format_position, from_reference
-from dekal.kernel_bits import below, next_output, shuffle
+from dekal.kernel_bits import below, next_output, score, shuffle
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take, legal_actions
 from dekal_ref.deal import SplitMix64, deal_from_deck, seeded_deals, shuffled_deck
 from dekal_ref.errors import IllegalAction
@@ -104,8 +105,9 @@ def reference_game(
 
 
 def f2_facts(rules: Rules, seed: int, actions: list[str]) -> tuple[bool, bool]:
-    """(f2_tie, pile_exhausted) of a game under F1, read off the reference's turn 1: the
-    tied seats draw the `removed` cards in rounds of one card each, lowest draw survives."""
+    """(f2_tie, pile_exhausted) of a game under F1, read off the reference's turn 1: its
+    `removed` cards are the tied seats' draws, one card per tied seat a round, and the seats
+    that drew the round's lowest stay tied; still tied when the cards run out: a short pile."""
     state = dekal_ref.new_game(rules, seeded_deals(seed, rules.players, 1)[0])
     reveals = [dekal_ref.parse_action(text) for text in actions[: rules.players]]
     revealed = [state.values(r.seat)[r.cell] for r in reveals]  # type: ignore[union-attr]
@@ -180,6 +182,16 @@ def test_below_is_draws_below() -> None:
         streams, draws = np.array([seed], np.uint64), Draws(seed)
         for k in [1, 2, 3, 7, 16, 100, 2**20 + 1] * 20:
             assert below(streams, 0, k) == draws.below(k)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 10), min_size=16, max_size=16))
+def test_scores_are_the_references_with_empty_cells(values: list[int]) -> None:
+    """S1/S2 compiled, on grids with any number of empty cells (0): what the greedy policy's
+    visible scores need, and the final scores."""
+    word = np.uint64(sum(value << (4 * cell) for cell, value in enumerate(values)))
+    reference = score_grid(tuple(values))
+    assert score(word) == (reference.points, reference.remaining)
 
 
 # --- whole games -----------------------------------------------------------------------------
@@ -302,9 +314,9 @@ def test_policies_are_one_known_code_per_seat() -> None:
 
 
 def mid_game_states(rules: Rules, seed: int) -> list[GameState]:
-    """Positions of one random reference game in every phase: every 7th step (a turn is 3n
-    steps, never a multiple of 7, so reveals with some picks made, takes and pushes all come
-    up) and every position between two rounds."""
+    """Positions of one random reference game in every phase: the first two (before F1),
+    every 7th step (a turn is 3n steps, never a multiple of 7, so reveals with some picks
+    made, takes and pushes all come up) and every position between two rounds."""
     rng = Draws(seed)
     state = dekal_ref.new_game(
         rules, seeded_deals(seed, rules.players, 1)[0], first_of(rules, seed)
@@ -318,7 +330,7 @@ def mid_game_states(rules: Rules, seed: int) -> list[GameState]:
             state = dekal_ref.apply(state, NewRound(next(deals)))
             continue
         step += 1
-        if step % 7 == 0:
+        if step % 7 == 0 or step <= 2:  # and the first two: F1 is still to come
             states.append(state)
         legal = legal_actions(state)
         state = dekal_ref.apply(state, legal[rng.below(len(legal))])
@@ -356,6 +368,8 @@ def test_rollouts_play_on_as_the_reference_does(case: tuple[Rules, tuple[int, ..
             assert batch.totals[k].tolist() == list(final.totals)
             assert batch.places[k].tolist() == [s.place for s in standings]
             assert batch.rounds[k] == final.round
+            assert final.start is not None
+            assert batch.first_player[k] == (final.start - final.round + 1) % rules.players
 
 
 def test_rollouts_accept_either_engines_state() -> None:
@@ -404,3 +418,23 @@ def test_the_policies_are_the_python_bots(case: tuple[Rules, tuple[int, ...]]) -
         by_kernel = kernel.played_game(rules, seed, policies, first)
         assert [a for a in by_kernel.actions if a != "deal"] == list(map(str, by_bots.actions))
         assert format_position(by_kernel.final) == dekal_ref.format_position(by_bots.final)
+
+
+# --- numba's cache ---------------------------------------------------------------------------
+
+
+def test_cached_kernel_code_is_dropped_when_a_source_changes(tmp_path: Path) -> None:
+    """numba keys a cache by the function's own file: kernel_cache drops every cached kernel
+    file when any source the kernel compiles has changed, and keeps them otherwise."""
+    cached = [tmp_path / "kernel_play.play_on-1.py311.nbi", tmp_path / "kernel_bits.below-2.nbc"]
+    other = tmp_path / "solver.search-3.py311.nbi"
+    for path in [*cached, other]:
+        path.write_text("machine code")
+    (tmp_path / kernel_cache.STAMP).write_text("the digest of older sources")
+    kernel_cache.refresh(tmp_path)
+    assert not any(path.exists() for path in cached) and other.exists()
+    assert (tmp_path / kernel_cache.STAMP).read_text() == kernel_cache.digest()
+    for path in cached:
+        path.write_text("machine code")
+    kernel_cache.refresh(tmp_path)
+    assert all(path.exists() for path in cached)
