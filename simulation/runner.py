@@ -121,7 +121,7 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
     except OSError as error:
         raise ClusterUnavailable(f"cannot start a local cluster: {error}") from None
     with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
-        cluster.scale(workers)
+        cluster.scale(workers)  # type: ignore[no-untyped-call]
         client.wait_for_workers(workers)
         yield client
 
