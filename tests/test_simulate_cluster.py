@@ -1,6 +1,7 @@
 """`dekal simulate` and `dekal conformance fuzz` on real Dask clusters: a scheduler and two
 workers started here as separate processes (`dask scheduler`, `dask worker`, on 127.0.0.1,
-a free port, no dashboard) give the single-process report byte for byte; a Ctrl-C closes a
+a free port, no dashboard: the commands of docs/simulate.md) give the single-process report
+byte for byte; a Ctrl-C closes a
 local cluster and leaves no process behind; an unreachable scheduler is one line, exit 2,
 within a bounded time. Every process started here is stopped, even when a test fails."""
 
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -20,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-DEKAL, DASK = str(BIN / "dekal"), str(BIN / "dask")
+DEKAL = str(BIN / "dekal")
 JS_ENGINE = f"node {ROOT / 'examples' / 'engines' / 'js' / 'engine.js'}"
 
 
@@ -57,30 +60,34 @@ def start(*command: str) -> subprocess.Popen[bytes]:
     )
 
 
+PAGE = ROOT / "docs" / "simulate.md"
+
+
+def cluster_lines() -> list[list[str]]:
+    """docs/simulate.md's cluster commands (its `sh` block naming `dask scheduler`)."""
+    blocks = re.findall(r"^```sh\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S | re.M)
+    (block,) = [b for b in blocks if "dask scheduler" in b]
+    return [shlex.split(line) for line in block.splitlines() if line.strip()]
+
+
+def on_this_machine(words: list[str], port: str) -> list[str]:
+    """A command of the page with HOST as 127.0.0.1 and the scheduler's port free."""
+    return [w.replace("HOST", "127.0.0.1").replace("8786", port) for w in words]
+
+
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
-    """The address of a Dask scheduler with two one-thread workers, all on 127.0.0.1."""
+    """The address of a Dask scheduler with two one-thread workers, all on 127.0.0.1, started
+    by the page's own commands."""
     from distributed import Client
 
-    address = f"tcp://127.0.0.1:{free_port()}"
-    port = address.rsplit(":", 1)[1]
-    processes = [start(DASK, "scheduler", "--host", "127.0.0.1", "--port", port, "--no-dashboard")]
+    port = str(free_port())
+    address = f"tcp://127.0.0.1:{port}"
+    start_scheduler, start_worker, _ = (on_this_machine(w, port) for w in cluster_lines())
+    processes = [start(str(BIN / start_scheduler[0]), *start_scheduler[1:])]
     try:
         for _ in range(2):
-            processes.append(
-                start(
-                    DASK,
-                    "worker",
-                    address,
-                    "--host",
-                    "127.0.0.1",
-                    "--nthreads",
-                    "1",
-                    "--nworkers",
-                    "1",
-                    "--no-dashboard",
-                )  # fmt: skip
-            )
+            processes.append(start(str(BIN / start_worker[0]), *start_worker[1:]))
         with Client(address, timeout=60) as client:  # type: ignore[no-untyped-call]
             client.wait_for_workers(2, timeout=120)
         yield address
@@ -95,15 +102,13 @@ def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     )
 
 
-SIMULATION = ("simulate", "--players", "3", "--games", "2000", "--seed", "4", "--json")
-SIMULATION += ("--bots", "greedy,random,random", "--match", "80")
-
-
-def test_a_scheduler_and_two_workers_print_the_single_process_report(scheduler: str) -> None:
-    alone = run(*SIMULATION)
-    assert alone.returncode == 0, alone.stderr
-    on_cluster = run(*SIMULATION, "--scheduler", scheduler)
+def test_the_page_s_run_on_its_cluster_prints_the_single_process_report(scheduler: str) -> None:
+    command = on_this_machine(cluster_lines()[-1], scheduler.rsplit(":", 1)[1])
+    assert command[:2] == ["dekal", "simulate"] and command[-2:] == ["--scheduler", scheduler]
+    on_cluster = run(*command[1:])
     assert on_cluster.returncode == 0, on_cluster.stderr
+    alone = run(*command[1:-2])
+    assert alone.returncode == 0, alone.stderr
     assert on_cluster.stdout == alone.stdout
 
 
