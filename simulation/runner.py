@@ -93,9 +93,10 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
     """A client of the scheduler at `scheduler`, or of a local cluster started for the run."""
     from distributed import Client, LocalCluster
 
-    # Dask logs every worker's start and stop, and a closing cluster's lost connections, at
-    # INFO and WARNING: a user of `dekal` is told about errors only, as one line.
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    # Dask logs every worker's start and stop, and a closing cluster's lost connections (at
+    # INFO, WARNING, even ERROR with a traceback): a user of `dekal` is told of a failure
+    # once, as one line, by the caller.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
@@ -116,7 +117,7 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
             threads_per_worker=1,  # a chunk is pure Python or numba: one core each
             processes=True,
             dashboard_address=None,
-            silence_logs=logging.ERROR,
+            silence_logs=logging.CRITICAL,  # a worker losing its scheduler at close is no news
         )
     except OSError as error:
         raise ClusterUnavailable(f"cannot start a local cluster: {error}") from None
