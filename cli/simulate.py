@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -130,8 +130,12 @@ def plot_file(value: object) -> Path:
 
 
 @contextmanager
-def games_bar(games: int) -> Iterator[Progress]:
-    """A progress bar of games on standard error (drawn only on a terminal)."""
+def games_bar(games: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar of games on standard error, drawn only on a terminal (elsewhere it
+    would leave an empty line behind); yields the function that moves it to `done` games."""
+    if not err.is_terminal:
+        yield lambda done: None
+        return
     with Progress(
         TextColumn("simulate"),
         BarColumn(),
@@ -140,8 +144,8 @@ def games_bar(games: int) -> Iterator[Progress]:
         console=err,
         transient=True,
     ) as progress:
-        progress.add_task("simulate", total=games)
-        yield progress
+        task = progress.add_task("simulate", total=games)
+        yield lambda done: progress.update(task, completed=done)
 
 
 def simulate(
@@ -237,14 +241,13 @@ def simulate(
     setup = Setup(rules, specs, seed, table)
     began = time.perf_counter()
     try:
-        with games_bar(games) as bar:
-            task = bar.task_ids[0]
+        with games_bar(games) as advance:
             counted = run_games(
                 setup,
                 games,
                 workers=workers,
                 scheduler=scheduler,
-                progress=lambda done, total: bar.update(task, completed=done),
+                progress=lambda done, total: advance(done),
             )
     except ClusterUnavailable as error:
         fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")

@@ -6,6 +6,8 @@ The runs are small and seeded: every figure below is deterministic, never flaky.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -221,3 +223,26 @@ def test_bad_input_under_json_is_one_error_object() -> None:
     result = dekal("simulate", "--players", "7", "--json")
     assert result.exit_code == 2
     assert json.loads(result.stdout)["error"]["field"] == "--players"
+
+
+# --- start-up -----------------------------------------------------------------------------
+
+MODULES_AFTER = """
+import json, sys
+from dekal.cli.app import main
+sys.argv = ["dekal", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("args", [("--help",), ("simulate", "--help")])
+def test_help_imports_neither_dask_nor_matplotlib_nor_numba(args: tuple[str, ...]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", MODULES_AFTER, *args], capture_output=True, text=True, check=True
+    )
+    loaded = set(json.loads(done.stderr))
+    assert not {"distributed", "dask", "matplotlib", "numba", "numpy"} & loaded
