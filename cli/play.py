@@ -31,14 +31,14 @@ PLAY_HELP = """Play a game of Dékal at the terminal against bots.
 
 You sit at one seat (--seat, 0 by default); bots play the others, one spec each in --bots
 in seat order, or one spec for every other seat (the bots of dekal.bots: random, greedy,
-and the searching ones with their options, like ismcts:iterations=400,c=0.7). You see what
+pimc, ismcts, with options after a colon, like ismcts:iterations=400,c=0.7). You see what
 your seat may see: face-down cards are ?, the others' picks and the set-aside pile stay
 hidden (M3); your own pick is yours to know.
 
 \b
     dekal play --bots greedy
-    dekal play --players 4 --bots greedy,random,greedy --seat 2 --seed 7
-    dekal play --bots greedy --variant eject --first chosen --match 100
+    dekal play --players 4 --bots greedy,pimc,ismcts --seat 2 --seed 7
+    dekal play --bots pimc --variant eject --first chosen --match 100
     dekal play --bots random --seed 1 --record game.dkr
     printf 'legal\\nquit\\n' | dekal play --bots greedy --seed 1 --json
 
@@ -88,18 +88,17 @@ def parse_bot_list(specs: str, players: int | None) -> list[str]:
 
 
 def read_line() -> str | None:
-    """The human's next line, without its end; None at the end of input (Ctrl-D)."""
+    """The human's next line, without its end; None at the end of input (Ctrl-D).
+    NotationError for a line that is not text or longer than MAX_LINE (dropped whole)."""
     try:
         line = sys.stdin.readline(MAX_LINE + 1)
     except UnicodeDecodeError:
-        return "\0"  # refused as notation below, like any other unreadable word
-    if not line:
-        return None
+        raise NotationError("action", "the line is not UTF-8 text") from None
     if len(line) > MAX_LINE and not line.endswith("\n"):
         while (rest := sys.stdin.readline(4096)) and not rest.endswith("\n"):
             pass  # the rest of the overlong line is dropped, not read as further actions
-        return "\0"
-    return line.strip()
+        raise NotationError("action", f"a line of more than {MAX_LINE} characters")
+    return line.strip() if line else None
 
 
 def ask_human(table: Table, view: View) -> Step | None:
@@ -107,7 +106,12 @@ def ask_human(table: Table, view: View) -> Step | None:
     input ends."""
     while True:
         view.prompt(table)
-        line = read_line()
+        try:
+            line = read_line()
+        except NotationError as error:
+            view.heard("")
+            view.refused(error)
+            continue
         view.heard(line)
         if line is None or line == "quit":
             return None
@@ -119,8 +123,6 @@ def ask_human(table: Table, view: View) -> Step | None:
             view.help()
         else:
             try:
-                if line == "\0":
-                    raise NotationError("action", "the line is not readable text, or too long")
                 action = read_human_action(line, table.state, table.human)
                 return table.play(action)  # B1: an illegal action leaves the table as it was
             except DekalError as error:
@@ -132,12 +134,14 @@ def run_game(table: Table, view: View) -> None:
     view.started(table)
     while not table.over:
         if not table.human_decides():
-            view.step(table, table.play_table())
+            with view.waiting(table):
+                step = table.play_table()
+            view.step(table, step)
             continue
-        step = ask_human(table, view)
-        if step is None:
+        answer = ask_human(table, view)
+        if answer is None:
             return
-        view.step(table, step)
+        view.step(table, answer)
 
 
 def save_record(table: Table, target: Path | None) -> Path | None:
@@ -175,8 +179,8 @@ def play(
         str,
         typer.Option(
             metavar="SPEC,...",
-            help="The bots, one per other seat in seat order, or one for all (random,"
-            " greedy, ...; options after a colon: NAME:OPTION=VALUE,OPTION=VALUE).",
+            help="The bots, one per other seat in seat order, or one for all: random,"
+            " greedy, pimc, ismcts (options: NAME:OPTION=VALUE,OPTION=VALUE).",
         ),
     ] = "greedy",
     seat: Annotated[

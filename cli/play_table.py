@@ -141,10 +141,6 @@ class Table:
             raise RuntimeError(f"no bot decides in phase {self.state.phase.value}")
         return self.play(bot.act(observation_of(self.state), seat, self.draws[seat]))
 
-    def human_pick(self) -> int | None:
-        """The cell the human picked this turn and nobody else knows yet (T1)."""
-        return self.state.picks[self.human] if self.state.phase is Phase.REVEAL else None
-
     def record(self) -> GameRecord:
         """The game so far as a record (spec/notation.md, Game records): it always replays."""
         names = ", ".join(

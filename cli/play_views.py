@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Protocol
 
 from rich.text import Text
 
-from dekal.cli.common import describe, error_object, out, print_json
+from dekal.cli.common import describe, err, error_object, out, print_json
 from dekal.cli.pictures import position_picture
-from dekal.cli.play_table import VERB_OF_PHASE, Step, Table, seat_actions
+from dekal.cli.play_table import VERB_OF_PHASE, Step, Table, deciding_seat, seat_actions
 from dekal.cli.replay import _round_header, ranking_lines, story
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take
 from dekal_ref.deal import Deal
@@ -56,6 +57,7 @@ class View(Protocol):
     """The human's side of the table."""
 
     def started(self, table: Table) -> None: ...
+    def waiting(self, table: Table) -> AbstractContextManager[object]: ...
     def step(self, table: Table, step: Step) -> None: ...
     def prompt(self, table: Table) -> None: ...
     def heard(self, line: str | None) -> None: ...
@@ -99,6 +101,15 @@ class TextView:
         out.print(f"Rules: {_rules_words(table)}. Seed {table.seed}.")
         out.print("Type help for the ways to write an action.")
         self._header(table.state, table.deals[0])
+
+    def waiting(self, table: Table) -> AbstractContextManager[object]:
+        """While a bot thinks (a search bot may take seconds): a spinner on a terminal's
+        standard error, nothing in a pipe."""
+        seat = deciding_seat(table.state)
+        bot = table.bots[seat] if seat is not None else None
+        if bot is None or not err.is_terminal:
+            return nullcontext()
+        return err.status(f"seat {seat} ({bot.name}) is thinking…")
 
     def _header(self, state: GameState, deal: Deal) -> None:
         # only the header line: the lines after it list the deal, which nobody may see (M3)
@@ -192,6 +203,9 @@ class JsonView:
                 "position": public_view(table.state),
             }
         )
+
+    def waiting(self, table: Table) -> AbstractContextManager[object]:
+        return nullcontext()
 
     def step(self, table: Table, step: Step) -> None:
         action, before, after = step.action, step.before, step.after

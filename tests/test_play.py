@@ -22,6 +22,7 @@ from dekal.bots.observation import read_public_view
 from dekal.bots.random_bot import RandomBot
 from dekal.bots.table import play_game
 from dekal.cli.app import app
+from dekal.cli.play import split_bot_specs
 from dekal.draws import Draws, seat_seed
 from dekal_ref.deal import seeded_deals
 from dekal_ref.notation import format_grid
@@ -32,6 +33,12 @@ from dekal_ref.state import GameState, Rules
 runner = CliRunner()
 GRID_LIKE = re.compile(r"[1-9Ta-j.?]{4}(?:/[1-9Ta-j.?]{4}){3}")
 FACE_DOWN_LETTERS = set("abcdefghij")
+
+
+@pytest.fixture(autouse=True)
+def in_a_fresh_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game saves its record in the current folder unless told where: never the checkout."""
+    monkeypatch.chdir(tmp_path)
 
 
 def dekal(args: list[str], script: str = "") -> Result:
@@ -277,6 +284,22 @@ def test_quit_ends_cleanly_and_saves_what_was_played(tmp_path: Path) -> None:
     assert "reveal 1" in record.read_text(encoding="utf-8")  # b1 was never read
 
 
+def test_an_overlong_line_is_refused_whole_and_the_next_line_is_read() -> None:
+    result = dekal([*START, "--json"], "b" * 5000 + "\nb3\n")
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    errors = [obj["error"] for obj in lines if "error" in obj]
+    assert errors == [
+        {
+            "kind": "notation",
+            "field": "action",
+            "message": "malformed action: a line of more than 200 characters",
+        }
+    ]
+    assert {"event": "picked", "seat": 0, "cell": "b3"}.items() <= next(
+        obj for obj in lines if obj.get("event") == "picked"
+    ).items()
+
+
 def test_end_of_input_before_any_move_saves_nothing(tmp_path: Path) -> None:
     record = tmp_path / "g.dkr"
     result = dekal([*START, "--record", str(record)], "")
@@ -312,6 +335,27 @@ def test_a_bad_table_is_one_json_error_naming_the_field(args: list[str], field: 
     assert result.exit_code == 2
     error: dict[str, Any] = json.loads(result.output)["error"]
     assert error["field"] == field
+
+
+def test_bot_options_stay_with_their_bot_in_the_list() -> None:
+    assert split_bot_specs("greedy,ismcts:iterations=20,c=0.7,pimc:samples=4,random") == [
+        "greedy",
+        "ismcts:iterations=20,c=0.7",
+        "pimc:samples=4",
+        "random",
+    ]
+
+
+def test_the_searching_bots_sit_at_the_table_with_their_options(tmp_path: Path) -> None:
+    record = tmp_path / "g.dkr"
+    args = ["play", "--bots", "pimc:samples=3,ismcts:iterations=8,batch=4", "--seed", "6"]
+    result = dekal([*args, "--record", str(record), "--json"], "a1\nlegal\n")
+    start = json.loads(result.output.splitlines()[0])
+    assert [bot["bot"] for bot in start["bots"]] == [
+        "pimc:samples=3",
+        "ismcts:iterations=8,batch=4",
+    ]
+    assert replayed_states(record)[-1].phase.value == "take"  # every seat revealed: bots too
 
 
 def test_a_table_of_six_seats_three_bot_kinds_and_the_chosen_first_player(tmp_path: Path) -> None:
