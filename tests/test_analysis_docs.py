@@ -1,9 +1,11 @@
 """docs/analysis.md: every `$ dekal …` example (and `printf … | dekal play …`) is run as
 written and must print exactly what the page shows (advise's answers are reproducible: the
-same position, seat, samples, seed and model give the same figures)."""
+same position, seat, samples, seed and model give the same figures); its Python examples run
+as doctests."""
 
 from __future__ import annotations
 
+import doctest
 import re
 import shlex
 import subprocess
@@ -61,3 +63,9 @@ def test_each_example_prints_what_the_page_shows(command: str, expected: str) ->
     code, shown = run(command)
     assert code == 0, shown
     assert shown == expected
+
+
+def test_the_python_examples_run() -> None:
+    failures, attempted = doctest.testfile(str(PAGE), module_relative=False)
+    assert attempted >= 5
+    assert failures == 0
