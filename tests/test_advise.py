@@ -326,3 +326,13 @@ def test_nobody_has_anything_to_decide_between_rounds_or_after_the_end(
     for seat in range(view.players):
         with pytest.raises(AdviceError, match=why):
             advise(view, seat, samples=FEW)
+
+
+def test_before_the_first_player_is_known_the_playouts_agree_too() -> None:
+    # turn 1 of round 1 (F1, F2): the pile may break a tie, so its order is part of a world
+    state = new_game(Rules(3), seeded_deal(12, 3))
+    state = apply(state, legal_actions(state)[0])  # seat 0 has picked, secretly
+    view = observation_of(state)
+    compiled = advise(view, 1, samples=FEW, seed=3, model="random")
+    assert compiled.phase == "reveal" and not compiled.exact
+    assert advise(view, 1, samples=FEW, seed=3, model="random", playout="table") == compiled
