@@ -253,9 +253,9 @@ def world_of(view: Observation, cards: Sequence[int], picks: tuple[int | None, .
     order) and the unseen rest in the pile, ascending (its order matters only to F2)."""
     words = [word for word, _ in view.words]
     slots = [(seat, cell) for seat in range(view.players) for cell in view.face_down_cells(seat)]
-    for (seat, cell), value in zip(slots, cards, strict=False):
+    for (seat, cell), value in zip(slots, cards, strict=True):
         words[seat] |= value << (4 * cell)
-    pile = unseen_cards(view) - Counter(cards[: len(slots)])
+    pile = unseen_cards(view) - Counter(cards)
     return FastState(
         view.rules, view.round, view.turn, view.phase, view.start, tuple(words),
         tuple(down for _, down in view.words), picks, view.centre, view.hand,
