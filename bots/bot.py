@@ -7,7 +7,7 @@ position, what it decides cannot depend on a face-down value, the pile's order o
 pick (M3, T1); tests/test_bots.py checks that anyway by swapping hidden cards.
 
 A spec string names a bot and its options: `random`, `greedy`, `pimc`, `pimc:samples=40`,
-`ismcts:iterations=400,c=0.7`. `make_bot(spec)` reads one; an unknown name or option is a
+`ismcts:iterations=400,c=0.1`. `make_bot(spec)` reads one; an unknown name or option is a
 NotationError naming the field "bot".
 """
 

@@ -46,11 +46,11 @@ SEED_RANGE = 2**53  # Draws.below(2**53) is one full 53-bit draw: a rollout's se
 
 @dataclass(frozen=True)
 class PimcBot:
-    """`pimc:samples=20,rollout=greedy,utility=blend` (the defaults)."""
+    """`pimc:samples=20,rollout=greedy,utility=margin` (the defaults)."""
 
     samples: int = 20
     rollout: str = "greedy"
-    utility: str = "blend"
+    utility: str = "margin"
 
     def __post_init__(self) -> None:
         if self.samples < 1:

@@ -100,6 +100,27 @@ def play_round_out(state: FastState, policy: str, seed: int) -> Outcome:
     )
 
 
-def round_outcomes(states: Sequence[FastState], policy: str, seeds: Sequence[int]) -> list[Outcome]:
-    """Each state played to the end of its round by `policy`, state k with seed seeds[k]."""
-    return [play_round_out(state, policy, seed) for state, seed in zip(states, seeds, strict=True)]
+def round_outcomes(
+    states: Sequence[FastState], policy: str, seeds: Sequence[int], *, compiled: bool = True
+) -> list[Outcome]:
+    """Each state played to the end of its round by `policy`, state k with seed seeds[k].
+
+    compiled=True plays them in one call of the compiled kernel (dekal.kernel.rollouts, the
+    same games: tests/test_bots.py checks it); False, one by one in Python (play_round_out).
+    """
+    if not compiled:
+        return [play_round_out(s, policy, seed) for s, seed in zip(states, seeds, strict=True)]
+    from dekal import kernel  # numba: imported only when a search bot first plays out
+
+    results = kernel.rollouts(
+        states, [POLICIES[policy]] * states[0].rules.players, seeds, until="round"
+    )
+    return [
+        Outcome(tuple(points), tuple(left), tuple(totals))
+        for points, left, totals in zip(
+            results.scores.tolist(),
+            results.cards_left.tolist(),
+            results.totals.tolist(),
+            strict=True,
+        )
+    ]

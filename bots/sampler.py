@@ -25,7 +25,11 @@ from dekal.bots.observation import Observation, unseen_cards
 from dekal.draws import Draws
 from dekal.position import to_reference
 from dekal.state import FastState
+from dekal_ref.deal import MASK64
 from dekal_ref.state import GameState
+
+GAMMA, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64
+UNIT = 2.0**-53  # Draws.below: the top 53 bits of one output, as a fraction of 1
 
 
 def hidden_slots(obs: Observation) -> list[tuple[int, int]]:
@@ -47,13 +51,27 @@ def _world(obs: Observation, cards: list[int], picks: tuple[int | None, ...]) ->
     )  # fmt: skip
 
 
+def shuffle(cards: list[int], draws: Draws) -> None:
+    """Fisher–Yates in place: for i from the last index down to 1, swap cards[i] with
+    cards[draws.below(i + 1)]. The draws are Draws.below's own, computed inline (SplitMix64,
+    dekal_ref.deal) since the sampler spends most of its time here; the stream is left
+    exactly where that many below() calls would leave it."""
+    generator = draws.generator
+    state = generator.state
+    for i in range(len(cards) - 1, 0, -1):
+        state = (state + GAMMA) & MASK64
+        z = ((state ^ (state >> 30)) * MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * MIX2) & MASK64
+        j = int(((z ^ (z >> 31)) >> 11) * UNIT * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    generator.state = state
+
+
 def sample_fast(obs: Observation, draws: Draws) -> FastState:
     """One uniform world as a packed state (dekal.state.FastState): a Fisher–Yates shuffle of
     the unseen cards with `draws`, then one draw per made pick for its cell."""
     cards = sorted(unseen_cards(obs).elements())
-    for i in range(len(cards) - 1, 0, -1):
-        j = draws.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffle(cards, draws)
     picks = tuple(
         _draw_pick(obs, seat, draws) if made else None for seat, made in enumerate(obs.picked)
     )

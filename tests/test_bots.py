@@ -6,31 +6,39 @@ the table is a record that replays."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_observation import positions
 
+from dekal import fast
 from dekal.bots.bot import BOT_NAMES, make_bot
 from dekal.bots.observation import Observation, legal_actions, observation_of
+from dekal.bots.rollout import POLICIES, Outcome, play_round_out, round_outcomes
 from dekal.bots.table import play_game
+from dekal.bots.utility import margin, win_share
 from dekal.draws import Draws, seat_seed
+from dekal.position import from_reference
 from dekal_ref import actions as ref_actions
 from dekal_ref import game
 from dekal_ref.actions import Action, PushMove, Reveal, Take
 from dekal_ref.deal import seeded_deals
 from dekal_ref.errors import IllegalAction, NotationError
 from dekal_ref.push import apply_chain, hole_of, legal_pushes, push_chain
-from dekal_ref.ranking import ranking
+from dekal_ref.ranking import ranking, round_scores
 from dekal_ref.record import parse_record, replay
 from dekal_ref.scoring import score_grid
 from dekal_ref.state import Card, GameState, Phase, Rules
 
-FAST_SPECS = ("random", "greedy")
+FAST_SPECS = ("random", "greedy", "pimc:samples=3", "ismcts:iterations=12,batch=4")
 """Every bot, with options small enough for tests."""
 
 
@@ -166,7 +174,39 @@ def test_every_bot_name_makes_a_bot_of_that_name() -> None:
     assert [make_bot(name).name for name in BOT_NAMES] == list(BOT_NAMES)
 
 
-@pytest.mark.parametrize("spec", ["chess", "greedy:depth=2", "random:x", ""])
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("pimc:samples=40", "pimc:samples=40"),
+        ("pimc:utility=win,samples=20", "pimc:utility=win"),
+        ("ismcts:c=1.5,iterations=50", "ismcts:iterations=50,c=1.5"),
+    ],
+)
+def test_a_bots_name_is_its_canonical_spec(spec: str, name: str) -> None:
+    assert make_bot(spec).name == name
+    assert make_bot(name) == make_bot(spec)
+
+
+@pytest.mark.parametrize("spec", FAST_SPECS)
+def test_a_bot_decides_the_same_from_the_same_seed(spec: str) -> None:
+    played = [play_game(Rules(players=3), [make_bot(spec)] * 3, 17) for _ in range(2)]
+    assert played[0] == played[1]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "chess",
+        "greedy:depth=2",
+        "random:x",
+        "",
+        "pimc:samples=x",
+        "pimc:samples=0",
+        "pimc:rollout=minimax",
+        "ismcts:utility=glory",
+        "ismcts:c=1e99",
+    ],
+)
 def test_an_unknown_bot_or_option_is_refused_naming_the_field_bot(spec: str) -> None:
     with pytest.raises(NotationError) as error:
         make_bot(spec)
@@ -265,3 +305,84 @@ def test_m2_one_bot_per_seat() -> None:
     with pytest.raises(IllegalAction) as error:
         play_game(Rules(players=3), [make_bot("random")] * 2, 1)
     assert error.value.rule == "M2"
+
+
+# --- rollouts and utilities ---------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(state=positions(), seed=st.integers(0, 2**64 - 1), policy=st.sampled_from(sorted(POLICIES)))
+def test_python_and_compiled_rollouts_play_the_same_rounds(
+    state: GameState, seed: int, policy: str
+) -> None:
+    fast_state = from_reference(state)
+    compiled = round_outcomes([fast_state], policy, [seed])
+    assert round_outcomes([fast_state], policy, [seed], compiled=False) == compiled
+
+
+def test_a_greedy_rollout_from_any_point_of_a_greedy_game_ends_as_the_game() -> None:
+    rules = Rules(players=4)
+    played = play_game(rules, [make_bot("greedy")] * 4, 21)
+    final = tuple(score.points for score in round_scores(played.final))
+    state = fast.new_game(rules, seeded_deals(21, 4, 1)[0])
+    for k, action in enumerate(played.actions):
+        if k % 7 == 0:
+            assert play_round_out(state, "greedy", seed=k).points == final
+        state = fast.apply(state, action)
+
+
+def test_s3_the_win_share_is_split_among_tied_winners() -> None:
+    outcome = Outcome(points=(5, 5, 9), remaining=(2, 2, 3), totals=(5, 5, 9))
+    assert win_share(outcome, Rules(players=3)) == [0.5, 0.5, 0.0]
+    fewer_cards = Outcome(points=(5, 5, 9), remaining=(1, 2, 3), totals=(5, 5, 9))
+    assert win_share(fewer_cards, Rules(players=3)) == [1.0, 0.0, 0.0]
+
+
+def test_s4_in_a_match_the_win_share_reads_the_totals() -> None:
+    outcome = Outcome(points=(0, 30), remaining=(0, 5), totals=(90, 60))
+    assert win_share(outcome, Rules(players=2, threshold=100)) == [0.0, 1.0]
+
+
+def test_the_margin_is_one_half_when_level_and_rises_with_a_lower_score() -> None:
+    level = margin(Outcome((10, 10), (2, 2), (10, 10)), Rules(players=2))
+    better = margin(Outcome((0, 40), (0, 6), (0, 40)), Rules(players=2))
+    assert level == [0.5, 0.5]
+    assert better[0] > 0.5 > better[1]
+
+
+# --- the strength table (bench/bots.py) ---------------------------------------------------
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "bots.py"
+
+
+def test_bench_bots_quick_plays_every_pairing_of_the_round_robin() -> None:
+    result = subprocess.run(
+        [sys.executable, str(BENCH), "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    report = json.loads(result.stdout)
+    bots = ["random", "greedy", "pimc:samples=4", "ismcts:iterations=16"]
+    assert [(row["bot"], row["opponent"]) for row in report["rows"]] == [
+        (x, y) for x in bots for y in bots if x != y
+    ]
+    for row in report["rows"]:
+        assert row["games"] == report["games"] == 8
+        low, high = row["win_rate_ci95"]
+        assert low <= row["win_rate"] <= high
+        low, high = row["mean_score_ci95"]
+        assert low <= row["mean_score"] <= high
+        assert row["decisions_per_second"] > 0
+
+
+def test_bench_bots_refuses_an_unknown_bot_with_exit_code_2() -> None:
+    result = subprocess.run(
+        [sys.executable, str(BENCH), "--bots", "chess", "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "bot" in result.stderr and "Traceback" not in result.stderr

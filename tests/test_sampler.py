@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from test_observation import positions
 
 from dekal.bots.observation import Observation, observation_of, read_public_view
-from dekal.bots.sampler import exact_worlds, sample_world, sample_worlds, world_count
+from dekal.bots.sampler import exact_worlds, sample_world, sample_worlds, shuffle, world_count
 from dekal.draws import Draws
 from dekal_ref.deal import DECK
 from dekal_ref.position import format_position
@@ -118,3 +118,16 @@ def test_a_fresh_deals_worlds_are_counted_not_listed() -> None:
     )
     assert world_count(fresh) == factorial(100) // factorial(10) ** 10
     assert exact_worlds(fresh, limit=10**6) is None
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 100))
+def test_the_inline_shuffle_is_fisher_yates_with_draws_below(seed: int, size: int) -> None:
+    cards = list(range(size))
+    draws = Draws(seed)
+    shuffle(cards, draws)
+    expected, plain = list(range(size)), Draws(seed)
+    for i in range(size - 1, 0, -1):
+        j = plain.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert cards == expected
+    assert repr(draws) == repr(plain)
