@@ -318,7 +318,10 @@ def print_report(
     )
     score = "total" if rules.threshold else "score"
     header = f"mean {score} [95% CI]"
-    out.print(Text(f"\n  seat  bot        {header:<24s}  median (q1-q3)   win rate [95% CI]"))
+    wide = max(9, *(len(bot) for bot in setup.bots))  # bot specs are printed whole
+    out.print(
+        Text(f"\n  seat  {'bot':<{wide}s}  {header:<24s}  median (q1-q3)   win rate [95% CI]")
+    )
     for seat in summary.seats:
         spread = (
             f"{quantile(seat.scores, 0.5):3d} ({quantile(seat.scores, 0.25)}-"
@@ -326,16 +329,17 @@ def print_report(
         )
         out.print(
             Text(
-                f"  {seat.seat:4d}  {seat.bot:<9.9s}  {_mean(seat.score):<24s}  {spread:<15s}  "
+                f"  {seat.seat:4d}  {seat.bot:<{wide}s}  {_mean(seat.score):<24s}  {spread:<15s}  "
                 f"{_pct(seat.win_rate)}"
             )
         )
     if len(summary.bots) > 1:
-        out.print(Text("\n  bot        seats   mean per seat [95% CI]    win rate per seat"))
+        columns = "seats   mean per seat [95% CI]    win rate per seat"
+        out.print(Text(f"\n  {'bot':<{wide}s}  {columns}"))
         for bot in summary.bots:
             seats = ",".join(map(str, bot.seats))
             figures = f"{_mean(bot.score):<24s}  {_pct(bot.win_rate)}"
-            out.print(Text(f"  {bot.bot:<9.9s}  {seats:<6s}  {figures}"))
+            out.print(Text(f"  {bot.bot:<{wide}s}  {seats:<6s}  {figures}"))
     out.print(Text(""))
     for label, estimate in (
         ("first player wins", summary.first_player_win_rate),
