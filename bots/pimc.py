@@ -46,9 +46,9 @@ SEED_RANGE = 2**53  # Draws.below(2**53) is one full 53-bit draw: a rollout's se
 
 @dataclass(frozen=True)
 class PimcBot:
-    """`pimc:samples=20,rollout=greedy,utility=margin` (the defaults)."""
+    """`pimc:samples=40,rollout=greedy,utility=margin` (the defaults)."""
 
-    samples: int = 20
+    samples: int = 40
     rollout: str = "greedy"
     utility: str = "margin"
 

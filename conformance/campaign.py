@@ -7,7 +7,8 @@ process for it (from an `EngineSpec`: the command line, the Python factory or th
 engine's name) and closes it when the chunk ends, however it ends. The chunks' games are
 then merged in game order, as one run would have met them: each distinct deviation once,
 from the first game that showed it; without --keep-going the report ends with the first
-game that showed an unexpected one, so it is the report of the single-process run.
+game that showed an unexpected one, so it is the report of the single-process run (the
+shrinks' wall-clock seconds aside).
 
 With --keep-going a chunk sets aside only the deviations it found itself (a single run sets
 aside every deviation found in earlier games), so a later game may stop earlier than it
