@@ -64,7 +64,13 @@ COMMANDS = {
     "show": Entry("show", "Draw a grid or a position, as text or SVG."),
     "replay": Entry("replay", "Play a game record and tell the game turn by turn."),
     "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
+    "puzzle": Entry("puzzle", "Solve a rated puzzle: find the one best first move."),
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
+    "advise": Entry("advise", "Each legal action of one seat: expected score and P(win)."),
+    "play": Entry("play", "Play a game of Dékal at the terminal against bots."),
+    "simulate": Entry(
+        "simulate", "Play many seeded games between bots; report who wins, with 95% intervals."
+    ),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),

@@ -37,6 +37,7 @@ from dekal.cli.common import (
     text_of_at_most,
     whole_number,
 )
+from dekal.cli.simulate import scheduler_address
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
@@ -432,9 +433,7 @@ Exit codes: 0 every report passed; 1 a report has unexpected failures (as `run` 
 def report(
     results: Annotated[
         list[Path],
-        typer.Argument(
-            metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path
-        ),
+        typer.Argument(metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path),
     ],
     html_file: HtmlFile = None,
     badge: BadgeFile = None,
@@ -500,6 +499,10 @@ The smallest games are kept in an example database (--db DIR, by default
 $XDG_CACHE_HOME/dekal/fuzz-examples or ~/.cache/dekal/fuzz-examples) and replayed first
 when the same deviation is found again; --no-db keeps nothing. A shrink stops after
 --shrink-seconds; once the engine has hung, requests get a few times its slowest reply.
+
+--workers N plays the games on N local worker processes, --scheduler tcp://HOST:PORT on a
+Dask cluster's workers (docs/simulate.md): each chunk of games gets its own engine process,
+and the findings are merged in game order, as one process reports them.
 
 Exit codes: 0 no unexpected deviation; 1 one or more; 2 bad usage; 3 engine unusable.
 """
@@ -595,10 +598,28 @@ def fuzz(
     no_db: Annotated[bool, typer.Option("--no-db", help="Keep no example database.")] = False,
     json_output: JsonFlag = False,
     timeout: Seconds = DEFAULT_TIMEOUT,
+    workers: Annotated[
+        int,
+        typer.Option(
+            metavar="N",
+            help="Play the games on N local worker processes, each with its own engine.",
+            parser=whole_number(1, 64),
+        ),
+    ] = 1,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            metavar="tcp://HOST:PORT",
+            help="Play the games on this Dask scheduler's workers (docs/simulate.md).",
+            parser=scheduler_address,
+        ),
+    ] = None,
 ) -> None:
+    from dekal.conformance.campaign import EngineSpec, campaign
     from dekal.conformance.fuzz import fuzz as run_fuzz
     from dekal.conformance.fuzz_records import game_record, saved_case
     from dekal.conformance.shrink import default_database_path
+    from dekal.simulation.runner import ClusterUnavailable
 
     if not engine and not python:
         fail("give the engine to fuzz: --engine CMD or --python MODULE:FACTORY")
@@ -611,18 +632,32 @@ def fuzz(
     try:
         with progress_bar(games, f"fuzz {driven.label}") as progress:
             task = progress.task_ids[0]
-            report = run_fuzz(
-                driven,
-                games,
-                seed,
-                timeout,
-                lambda: progress.update(task, advance=1, description=f"fuzz {driven.label}"),
-                expect=rules,
-                keep_going=keep_going,
-                shrink_seconds=shrink_seconds,
-                database=database,
-                status=lambda text: progress.update(task, description=text),
-            )
+            if workers > 1 or scheduler is not None:  # chunks of games, an engine per chunk
+                report = campaign(
+                    EngineSpec(engine, python, timeout),
+                    games,
+                    seed,
+                    workers=workers,
+                    scheduler=scheduler,
+                    progress=lambda done: progress.update(task, completed=done),
+                    expect=rules,
+                    keep_going=keep_going,
+                    shrink_seconds=shrink_seconds,
+                    database=database,
+                )
+            else:
+                report = run_fuzz(
+                    driven,
+                    games,
+                    seed,
+                    timeout,
+                    lambda: progress.update(task, advance=1, description=f"fuzz {driven.label}"),
+                    expect=rules,
+                    keep_going=keep_going,
+                    shrink_seconds=shrink_seconds,
+                    database=database,
+                    status=lambda text: progress.update(task, description=text),
+                )
         if save is not None and report.unexpected:
             for finding in report.unexpected:
                 case = saved_case(finding.shrunk)
@@ -637,6 +672,8 @@ def fuzz(
                 saved.append(str(case_file))
     except EngineUnusable as error:
         fail(f"engine unusable: {error}", EXIT_ENGINE)
+    except ClusterUnavailable as error:
+        fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
     finally:
         driven.close()
     chosen = (report.unexpected or report.known)[:1]

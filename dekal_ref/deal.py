@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from dekal_ref.errors import IllegalAction
 from dekal_ref.notation import Grid
+from dekal_ref.reading import SEED_MAX, check_number
 
 MASK64 = (1 << 64) - 1
 DECK = tuple(value for value in range(1, 11) for _ in range(10))
@@ -81,7 +82,11 @@ def deal_from_deck(deck: list[int], players: int) -> Deal:
 
 
 def seeded_deals(seed: int, players: int, rounds: int) -> list[Deal]:
-    """The deals of rounds 1..rounds of a match played from `seed` (M5: each round anew)."""
+    """The deals of rounds 1..rounds of a match played from `seed` (M5: each round anew).
+
+    A seed is 0 ≤ seed < 2^64 (spec/rules.md, "Seeded deals"): any other is refused, naming
+    the field, rather than silently reduced to the seed it shares a deal with."""
+    check_number(seed, "seed", most=SEED_MAX)
     generator = SplitMix64(seed)
     return [deal_from_deck(shuffled_deck(generator), players) for _ in range(rounds)]
 

@@ -8,7 +8,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=60, deadline=None)
@@ -20,3 +22,13 @@ settings.register_profile(
 )
 if not os.environ.get("CI"):
     settings.load_profile("dev")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The tests never write to the user's own cache: `dekal conformance fuzz` keeps its
+    example database under $XDG_CACHE_HOME, which points into pytest's temporary tree here
+    (and into the children the tests start, which inherit the environment)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield

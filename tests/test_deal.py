@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from dekal_ref.deal import DECK, SplitMix64, seeded_deal, seeded_deals
+from dekal_ref.errors import NotationError
 
 
 def test_splitmix64_matches_its_published_first_output_for_seed_zero() -> None:
@@ -33,3 +35,10 @@ def test_M5_each_round_of_a_match_is_dealt_anew() -> None:
     first, second = seeded_deals(1, 3, rounds=2)
     assert first != second
     assert seeded_deal(1, 3, round_number=2) == second
+
+
+def test_seeded_deal_refuses_a_seed_outside_0_to_2_64_minus_1() -> None:
+    """Seeded deals: 0 ≤ seed < 2^64; 2^64 would silently deal seed 0's cards."""
+    for seed in (2**64, -1):
+        with pytest.raises(NotationError, match="seed"):
+            seeded_deal(seed, 2)

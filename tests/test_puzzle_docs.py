@@ -107,7 +107,7 @@ def test_console_example(command: str, expected: str) -> None:
     assert all(replays(args[1:], answer) for answer in found + shown)
     if expected.startswith("error:"):
         assert result.exit_code == 2
-    elif "no, unreachable" in expected:
+    elif "no, unreachable" in expected or expected.startswith("wrong:"):
         assert result.exit_code == 1
     else:
         assert result.exit_code == 0

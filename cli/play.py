@@ -1,0 +1,263 @@
+"""`dekal play`: a game at the terminal, one human seat against bots (rules T1–T5, M3, B1).
+
+The table (dekal.cli.play_table) plays the game on the reference engine and asks the human
+only for the human's own decisions; the view (dekal.cli.play_views) shows what that seat may
+see and nothing else (M3). An illegal action is refused with its rule and asked again, the
+state unchanged (B1). When the game ends, or the human quits (`quit`, Ctrl-D), the game so
+far is saved as a record that `dekal replay` plays back.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dekal.bots.bot import make_bot
+from dekal.cli.app import Interrupted
+from dekal.cli.common import DekalCommand, fail, output_file, user_errors, whole_number
+from dekal.cli.play_table import Step, Table, read_human_action, seat_actions
+from dekal.cli.play_views import JsonView, TextView, View
+from dekal_ref.errors import DekalError, NotationError
+from dekal_ref.notation import parse_first_rule, parse_variant
+from dekal_ref.reading import SEED_MAX, shown
+from dekal_ref.record import format_record
+from dekal_ref.state import Rules
+
+PLAY_HELP = """Play a game of Dékal at the terminal against bots.
+
+You sit at one seat (--seat, 0 by default); bots play the others, one spec each in --bots
+in seat order, or one spec for every other seat (the bots of dekal.bots: random, greedy,
+pimc, ismcts, with options after a colon, like ismcts:iterations=400,c=0.7). You see what
+your seat may see: face-down cards are ?, the others' picks and the set-aside pile stay
+hidden (M3); your own pick is yours to know.
+
+\b
+    dekal play --bots greedy
+    dekal play --players 4 --bots greedy,pimc,ismcts --seat 2 --seed 7
+    dekal play --bots pimc --variant eject --first chosen --match 100
+    dekal play --bots random --seed 1 --record game.dkr
+    printf 'legal\\nquit\\n' | dekal play --bots greedy --seed 1 --json
+
+At each of your decisions type an action: b3 (reveal), 7 or T (take), L or L2 (push),
+or in full, 'reveal 0 b3', 'take 0 T', 'push 0 L2' (spec/notation.md, Actions); or
+legal (your legal actions), help, quit. An illegal action is refused with the rule it
+breaks, and you are asked again. Ctrl-D or quit ends the game; the record of what was played
+is saved (--record FILE, else dekal-play-SEED.dkr) for dekal replay.
+
+--json: one JSON object per line on standard output, an event for each thing that happens
+({"event": "revealed", ...}), a prompt for each of your decisions ({"prompt": "take",
+"legal": [...], ...}); your actions are read one per line from standard input
+(docs/guide.md, "Playing against bots").
+"""
+
+MAX_LINE = 200
+"""The longest line the human may type: more is refused, never read whole."""
+
+
+def split_bot_specs(specs: str) -> list[str]:
+    """`greedy,pimc:samples=50,worlds=3,random` -> greedy, pimc:samples=50,worlds=3, random:
+    a piece `name=value` continues the options of the bot before it (dekal.bots.bot)."""
+    names: list[str] = []
+    for piece in (piece.strip() for piece in specs.split(",")):
+        if names and "=" in piece and ":" not in piece:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    return names
+
+
+def parse_bot_list(specs: str, players: int | None) -> list[str]:
+    """--bots: one spec per other seat, or one spec for every other seat."""
+    names = split_bot_specs(specs)
+    if not all(names):
+        fail(f"{shown(specs)}: an empty bot name", field="--bots")
+    if players is None:
+        return names
+    if len(names) == 1:
+        return names * (players - 1)
+    if len(names) != players - 1:
+        fail(
+            f"{len(names)} bots for {players - 1} other seats: give one per other seat, or one",
+            field="--bots",
+        )
+    return names
+
+
+def read_line() -> str | None:
+    """The human's next line, without its end; None at the end of input (Ctrl-D).
+    NotationError for a line that is not text or longer than MAX_LINE (dropped whole)."""
+    try:
+        line = sys.stdin.readline(MAX_LINE + 1)
+    except UnicodeDecodeError:
+        raise NotationError("action", "the line is not UTF-8 text") from None
+    if len(line) > MAX_LINE and not line.endswith("\n"):
+        while (rest := sys.stdin.readline(4096)) and not rest.endswith("\n"):
+            pass  # the rest of the overlong line is dropped, not read as further actions
+        raise NotationError("action", f"a line of more than {MAX_LINE} characters")
+    return line.strip() if line else None
+
+
+def ask_human(table: Table, view: View) -> Step | None:
+    """Ask until the human gives a legal action and play it; None when they quit or the
+    input ends."""
+    while True:
+        view.prompt(table)
+        try:
+            line = read_line()
+        except NotationError as error:
+            view.heard("")
+            view.refused(error)
+            continue
+        view.heard(line)
+        if line is None or line == "quit":
+            return None
+        if line == "":
+            continue
+        if line == "legal":
+            view.legal(seat_actions(table.state, table.human))
+        elif line == "help":
+            view.help()
+        else:
+            try:
+                action = read_human_action(line, table.state, table.human)
+                return table.play(action)  # B1: an illegal action leaves the table as it was
+            except DekalError as error:
+                view.refused(error)
+
+
+def run_game(table: Table, view: View) -> None:
+    """The table loop: the bots act until the human decides, the human decides, and so on."""
+    view.started(table)
+    while not table.over:
+        if not table.human_decides():
+            with view.waiting(table):
+                step = table.play_table()
+            view.step(table, step)
+            continue
+        answer = ask_human(table, view)
+        if answer is None:
+            return
+        view.step(table, answer)
+
+
+def save_record(table: Table, target: Path | None) -> Path | None:
+    """Write the game so far (None when nothing was played)."""
+    if not table.played_anything():
+        return None
+    path = target or _free_name(Path(f"dekal-play-{table.seed}.dkr"))
+    try:
+        path.write_text(format_record(table.record()), encoding="utf-8")
+    except OSError as error:
+        fail(f"--record {path}: cannot write: {error.strerror}")
+    return path
+
+
+def _free_name(path: Path) -> Path:
+    """`path`, or path-2, path-3, … if it exists: a default name never overwrites a game."""
+    number = 2
+    candidate = path
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+        number += 1
+    return candidate
+
+
+def play(
+    players: Annotated[
+        int | None,
+        typer.Option(
+            metavar="P",
+            help="Seats at the table, 2-6 (M2); default: one more than --bots lists.",
+            parser=whole_number(2, 6, "Dékal is played by 2 to 6 players, M2"),
+        ),
+    ] = None,
+    bots: Annotated[
+        str,
+        typer.Option(
+            metavar="SPEC,...",
+            help="The bots, one per other seat in seat order, or one for all: random,"
+            " greedy, pimc, ismcts (options: NAME:OPTION=VALUE,OPTION=VALUE).",
+        ),
+    ] = "greedy",
+    seat: Annotated[
+        int,
+        typer.Option(metavar="S", help="Your seat, 0 to P-1.", parser=whole_number(0, 5)),
+    ] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            help="The game's seed (deals and bots' draws), 0 ≤ N < 2^64; default: a random one.",
+            parser=whole_number(0, SEED_MAX),
+        ),
+    ] = None,
+    variant: Annotated[
+        str, typer.Option(metavar="slide|eject", help="Push rule: slide (P1) or eject (P2).")
+    ] = "slide",
+    first: Annotated[
+        str,
+        typer.Option(
+            metavar="lowest|chosen",
+            help="First player: the lowest card revealed (F1, F2), or seat 0 (chosen, F3).",
+        ),
+    ] = "lowest",
+    match: Annotated[
+        int | None,
+        typer.Option(
+            metavar="THRESHOLD",
+            help="Play a match to THRESHOLD points (S4) instead of one round.",
+            parser=whole_number(1, 10_000),
+        ),
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Save the record there (default dekal-play-SEED.dkr, never overwritten).",
+            parser=output_file,
+        ),
+    ] = None,
+    json_output: Annotated[
+        bool,
+        typer.Option("--json", help="Machine mode: JSON lines out, one action per line in."),
+    ] = False,
+) -> None:
+    specs = parse_bot_list(bots, players)
+    players = players or len(specs) + 1
+    if len(specs) != players - 1:
+        fail(f"{len(specs)} bots make {len(specs) + 1} players: Dékal has 2 to 6 (M2)",
+             field="--bots")  # fmt: skip
+    if seat >= players:
+        fail(f"seat {seat} is not at a table of {players} (seats 0 to {players - 1})",
+             field="--seat")  # fmt: skip
+    with user_errors():
+        rules = Rules(
+            players=players,
+            push=parse_variant(variant),
+            first=parse_first_rule(first),
+            threshold=match,
+        )
+        others = iter(make_bot(spec) for spec in specs)
+        seated = [None if s == seat else next(others) for s in range(players)]
+    table = Table(
+        rules=rules,
+        seed=secrets.randbelow(SEED_MAX + 1) if seed is None else seed,
+        human=seat,
+        bots=seated,
+        first_player=0 if rules.first == "chosen" else None,
+    )
+    view: View = JsonView() if json_output else TextView()
+    try:
+        run_game(table, view)
+    except Interrupted:
+        save_record(table, record)  # Ctrl-C: what was played is kept, then main says why
+        raise
+    view.ended(table, save_record(table, record))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play", help=PLAY_HELP, cls=DekalCommand)(play)

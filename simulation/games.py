@@ -1,0 +1,110 @@
+"""A simulation run cut into chunks of seeded games, and one chunk played into a tally.
+
+Game i of a run seeded S is played from `game_seed(S, i)` (dekal.draws): its deals, and
+each seat's decisions, come from that seed alone. Under `--first chosen` its first player is
+i mod players, so the seats take turns starting. A chunk is a range of game numbers, so
+whichever worker plays it, and however many workers there are, game i is the same game;
+the chunks' tallies add up to the same integers.
+
+The bots the compiled kernel has (dekal.kernel.POLICIES: random, greedy) are played by it,
+a chunk at a time; a game with any other bot at its table is played seat by seat through
+the Python table loop (dekal.simulation.table_results), chunked the same way. `table=True`
+sends every game through the table loop: slower, the same games, a cross-check.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dekal.draws import game_seed
+from dekal.simulation.runner import Progress, run_chunks
+from dekal.simulation.tally import Tally, tally
+from dekal_ref.state import Rules
+
+KERNEL_BOTS = ("random", "greedy")
+"""The bots dekal.kernel plays (its POLICIES), by name."""
+
+CHUNKS_PER_RUN = 64  # enough to keep a few dozen workers busy and a progress bar moving
+KERNEL_CHUNK_MOST = 20_000  # games per chunk, compiled
+TABLE_CHUNK_MOST = 16  # games per chunk, through the table loop (a pimc game takes seconds)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a run shares: the rules, one bot spec per seat, the run's seed."""
+
+    rules: Rules
+    bots: tuple[str, ...]
+    seed: int
+    table: bool = False  # every game through the Python table loop, even kernel bots
+
+    @property
+    def compiled(self) -> bool:
+        return not self.table and all(bot in KERNEL_BOTS for bot in self.bots)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games start, start + 1, …, start + count − 1 of a run."""
+
+    setup: Setup
+    start: int
+    count: int
+
+
+def chunk_size(setup: Setup, games: int) -> int:
+    """Games per chunk: a function of the run alone, never of the workers."""
+    most = KERNEL_CHUNK_MOST if setup.compiled else TABLE_CHUNK_MOST
+    return max(1, min(most, math.ceil(games / CHUNKS_PER_RUN)))
+
+
+def chunks(setup: Setup, games: int) -> list[Chunk]:
+    """Games 0 … games − 1, in chunks of chunk_size (the last one may be shorter)."""
+    size = chunk_size(setup, games)
+    return [Chunk(setup, start, min(size, games - start)) for start in range(0, games, size)]
+
+
+def play_chunk(chunk: Chunk) -> Tally:
+    """Play a chunk's games and count them (run on whichever worker gets the chunk)."""
+    setup = chunk.setup
+    rules, n = setup.rules, setup.rules.players
+    numbers = range(chunk.start, chunk.start + chunk.count)
+    seeds = [game_seed(setup.seed, i) for i in numbers]
+    firsts = [i % n for i in numbers] if rules.first == "chosen" else None
+    if setup.compiled:
+        from dekal.kernel import POLICIES, play_games
+
+        results = play_games(
+            rules,
+            np.array(seeds, dtype=np.uint64),
+            [POLICIES[bot] for bot in setup.bots],
+            None if firsts is None else np.array(firsts, dtype=np.int64),
+        )
+        return tally(results, setup.bots)
+    from dekal.simulation.table_results import play_table
+
+    return tally(play_table(rules, setup.bots, seeds, firsts), setup.bots)
+
+
+def simulate(
+    setup: Setup,
+    games: int,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> Tally:
+    """Play games 0 … games − 1 of the run and return their tally (see dekal.simulation.runner
+    for workers and scheduler; `progress` is told (games done, games))."""
+    planned = chunks(setup, games)
+    size = planned[0].count
+
+    def tell(done: int, total: int) -> None:
+        if progress is not None:
+            progress(min(games, done * size), games)
+
+    tallies = run_chunks(play_chunk, planned, workers=workers, scheduler=scheduler, progress=tell)
+    return sum(tallies[1:], tallies[0])

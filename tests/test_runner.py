@@ -1,0 +1,69 @@
+"""dekal.simulation.runner.run_chunks (CONTRACTS.md, Runner): the results of a chunked run, in
+chunk order, are the same in this process and on a local Dask cluster; a task's error comes
+back as itself; a cluster that cannot be reached is an error within a bounded time."""
+
+from __future__ import annotations
+
+import math
+import socket
+import time
+from functools import partial
+
+import pytest
+
+from dekal.draws import game_seed
+from dekal.simulation import runner
+from dekal.simulation.runner import ClusterUnavailable, run_chunks
+
+SEEDS_OF_RUN_7 = partial(game_seed, 7)  # a top-level function: it travels to worker processes
+
+
+def test_in_process_the_results_come_in_chunk_order() -> None:
+    assert run_chunks(SEEDS_OF_RUN_7, range(20)) == [game_seed(7, i) for i in range(20)]
+
+
+def test_progress_is_told_after_each_chunk() -> None:
+    told: list[tuple[int, int]] = []
+    run_chunks(math.factorial, [3, 4, 5], progress=lambda done, total: told.append((done, total)))
+    assert told == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_a_task_s_error_is_raised_as_itself() -> None:
+    with pytest.raises(ValueError, match="factorial"):
+        run_chunks(math.factorial, [3, -1, 5])
+
+
+@pytest.mark.parametrize("workers", [0, runner.MAX_WORKERS + 1])
+def test_the_number_of_workers_is_bounded(workers: int) -> None:
+    with pytest.raises(ValueError, match="workers"):
+        run_chunks(math.factorial, [3], workers=workers)
+
+
+def test_a_local_cluster_of_two_workers_gives_the_in_process_results() -> None:
+    told: list[int] = []
+    on_cluster = run_chunks(
+        SEEDS_OF_RUN_7, range(40), workers=2, progress=lambda done, total: told.append(done)
+    )
+    assert on_cluster == run_chunks(SEEDS_OF_RUN_7, range(40))
+    assert told == list(range(1, 41))
+
+
+def test_a_task_s_error_on_a_cluster_is_raised_here_as_itself() -> None:
+    with pytest.raises(ValueError, match="factorial"):
+        run_chunks(math.factorial, [3, -1, 5], workers=2)
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])  # nothing listens there once the probe is closed
+
+
+def test_an_unreachable_scheduler_is_an_error_within_the_connect_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 1.0)
+    began = time.monotonic()
+    with pytest.raises(ClusterUnavailable, match="cannot reach the scheduler"):
+        run_chunks(math.factorial, [3], scheduler=f"tcp://127.0.0.1:{closed_port()}")
+    assert time.monotonic() - began < 10  # bounded: CONNECT_SECONDS and some slack
