@@ -177,7 +177,8 @@ def test_every_bot_name_makes_a_bot_of_that_name() -> None:
 @pytest.mark.parametrize(
     ("spec", "name"),
     [
-        ("pimc:samples=40", "pimc:samples=40"),
+        ("pimc:samples=10", "pimc:samples=10"),
+        ("pimc:samples=40", "pimc"),
         ("pimc:utility=win,samples=40", "pimc:utility=win"),
         ("ismcts:c=1.5,iterations=50", "ismcts:iterations=50,c=1.5"),
     ],
