@@ -17,6 +17,11 @@ Measures:
                 same game through its API; the final positions must be equal
   *_api         the same through dekal.fast's reference-typed API (tuples in, Score out, states)
   state machine Hypothesis lock-step state machine (tests/test_state_machine.py): steps per second
+  kernel        dekal.kernel (numba): whole seeded games by the random and greedy policies, 2/4/6
+                players, in games/s; the random 4-player game against the reference playing the
+                same game by the same table loop (dekal_ref, same final position checked) and
+                against simulate.play_random; rollouts of mid-game states; the first call's
+                compile (or cache load) time printed apart, never inside a timing
 """
 
 from __future__ import annotations
@@ -220,6 +225,104 @@ def bench_random_game(report: Report, n_ref: int, n_fast: int, rounds: int) -> N
     report.compare("random_game_api", "games", n_ref, t_ref, n_ref, t_api)
 
 
+def table_loop_random(engine: Any, rules: Rules, seed: int) -> Any:
+    """One seeded game by the random policy through an engine's API, CONTRACTS.md's table loop:
+    the seats still to pick reveal in seat order, then T3/T4's order; seat s draws from
+    Draws(seat_seed(seed, s)) over its own legal actions. The kernel plays exactly this game."""
+    from dekal.draws import Draws, seat_seed
+
+    state = engine.new_game(rules, dekal_ref.seeded_deal(seed, rules.players))
+    draws = [Draws(seat_seed(seed, seat)) for seat in range(rules.players)]
+    while state.phase is not dekal_ref.Phase.OVER:
+        seat = state.picks.index(None) if state.phase is dekal_ref.Phase.REVEAL else state.to_act
+        legal = [action for action in engine.legal_actions(state) if action.seat == seat]
+        state = engine.apply(state, legal[draws[seat].below(len(legal))])
+    return state
+
+
+def bench_kernel(report: Report, n_ref: int, n_kernel: int, rounds: int) -> None:
+    """dekal.kernel: compile apart, then games/s by policy and players, and the two ratios."""
+    from dekal import kernel
+    from dekal.kernel_batch import play_many
+
+    random_, greedy = kernel.POLICIES["random"], kernel.POLICIES["greedy"]
+    rules = Rules(players=4)
+    start = time.perf_counter()  # warm-up: every compiled entry point once
+    kernel.play_games(rules, np.arange(2, dtype=np.uint64), [random_] * 4)
+    final = kernel.played_game(rules, 0, [random_] * 4).final
+    kernel.rollouts([final], [random_] * 4, np.arange(1, dtype=np.uint64))
+    first_call = time.perf_counter() - start
+    dispatcher: Any = play_many  # a numba dispatcher: its stats count cache hits
+    how = "loaded from numba's cache" if dispatcher.stats.cache_hits else "compiled"
+    report.rates["kernel_first_call_s"] = round(first_call, 2)
+    report.say(
+        f"{'kernel compile':<16} {first_call:8.1f} s   (first calls, {how}; excluded from every "
+        "timing below)"
+    )
+
+    finals = [
+        fast.format_position(kernel.played_game(rules, k, [random_] * 4).final) for k in range(5)
+    ]
+    assert finals == [
+        dekal_ref.format_position(table_loop_random(dekal_ref, rules, k)) for k in range(5)
+    ]
+    seeds = np.arange(n_kernel, dtype=np.uint64)
+    deals = [dekal_ref.seeded_deal(seed, 4) for seed in range(n_ref * 10)]
+    t_ref, t_random, t_kernel = best_times(
+        [
+            lambda: [table_loop_random(dekal_ref, rules, k) for k in range(n_ref)],
+            lambda: [
+                simulate.play_random(rules, iter([deals[k]]), None, random.Random(k))
+                for k in range(n_ref * 10)
+            ],
+            lambda: kernel.play_games(rules, seeds, [random_] * 4),
+        ],
+        rounds,
+    )
+    per_ref, per_random, per_kernel = t_ref / n_ref, t_random / (n_ref * 10), t_kernel / n_kernel
+    report.ratios["kernel_vs_ref"] = round(per_ref / per_kernel, 1)
+    report.ratios["kernel_vs_play_random"] = round(per_random / per_kernel, 1)
+    report.rates["kernel_ref_games_per_s"] = round(1 / per_ref, 1)
+    report.rates["kernel_play_random_games_per_s"] = round(1 / per_random, 1)
+    report.say(
+        f"{'kernel_game':<16} {per_ref / per_kernel:8.0f}×   ref {1 / per_ref:>12,.0f} games/s   "
+        f"kernel {1 / per_kernel:>12,.0f} games/s  (random, 4 players, single round; "
+        f"{per_random / per_kernel:.0f}× simulate.play_random's {1 / per_random:,.0f} games/s)"
+    )
+
+    def games(table: Rules, policy: int) -> Callable[[], object]:
+        return lambda: kernel.play_games(table, seeds, [policy] * table.players)
+
+    for policy, name in ((random_, "random"), (greedy, "greedy")):
+        for players in (2, 4, 6):
+            (elapsed,) = best_times([games(Rules(players=players), policy)], rounds)
+            rate = n_kernel / elapsed
+            report.rates[f"kernel_{name}_{players}p_games_per_s"] = round(rate, 1)
+            report.say(f"{'kernel':<16} {name:>8} {players} players {rate:>12,.0f} games/s")
+
+    middles = [mid_game_state(rules, k) for k in range(max(20, n_kernel // 100))] * 10
+    rollout_seeds = np.arange(len(middles), dtype=np.uint64)
+    (elapsed,) = best_times(
+        [lambda: kernel.rollouts(middles, [random_] * 4, rollout_seeds, "round")], rounds
+    )
+    report.rates["kernel_rollouts_per_s"] = round(len(middles) / elapsed, 1)
+    report.say(
+        f"{'kernel rollouts':<16} {len(middles) / elapsed:>12,.0f} rollouts/s  (4 players, "
+        "random, from turn 8 to the round's end; the states' conversion included)"
+    )
+
+
+def mid_game_state(rules: Rules, seed: int) -> fast.FastState:
+    """Game `seed` of the kernel's random policy replayed by dekal.fast to the middle of turn 8."""
+    from dekal import kernel
+
+    actions = kernel.game_actions(rules, seed, [kernel.POLICIES["random"]] * rules.players)
+    state = fast.new_game(rules, dekal_ref.seeded_deal(seed, rules.players))
+    for text in actions[: 7 * 3 * rules.players + 2]:
+        state = fast.apply(state, dekal_ref.parse_action(text))
+    return state
+
+
 def bench_state_machine(report: Report, examples: int) -> None:
     """Run the lock-step state machine of tests/test_state_machine.py and count its steps."""
     tests = Path(__file__).resolve().parent.parent / "tests"
@@ -288,6 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench_push(report, 5000 * scale, rounds, rng)
     bench_legal_moves(report, 1000 * scale, rounds, rng)
     bench_random_game(report, 15 * scale, 150 * scale, rounds)
+    bench_kernel(report, 15 * scale, 20_000 * scale, rounds)
     if not args.no_state_machine:
         bench_state_machine(report, 4 * scale)
     report.say(f"done in {time.perf_counter() - started:.1f} s")

@@ -46,7 +46,7 @@ from dekal.kernel_state import (
     WIDTH,
     row_state,
     rules_columns,
-    state_row,
+    state_rows,
 )
 from dekal.kernel_tables import PUSH_COUNT, PUSH_NAMES, STEPS
 from dekal.state import TURNS_PER_ROUND, FastState
@@ -165,16 +165,13 @@ def play_games(
 def _rows(
     states: Sequence[FastState | GameState],
 ) -> tuple[Rules, NDArray[np.int64], NDArray[np.uint64]]:
-    """Every state as a row (one conversion each), all under the same rules."""
+    """Every state as a row (one conversion for all), all under the same rules."""
     if not states:
         raise ValueError("rollouts: no states to play on")
     rules = states[0].rules
-    rows = np.zeros((len(states), WIDTH), np.int64)
-    grids = np.zeros((len(states), rules.players), np.uint64)
-    for k, state in enumerate(states):
-        if state.rules != rules:
-            raise ValueError(f"rollouts: every state must have the rules of the first ({rules})")
-        rows[k], grids[k] = state_row(state)
+    if any(state.rules != rules for state in states):
+        raise ValueError(f"rollouts: every state must have the rules of the first ({rules})")
+    rows, grids = state_rows(rules, states)
     return rules, rows, grids
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from dekal.kernel_bits import compiled, seed_streams
+from dekal.kernel_bits import seed_streams
+from dekal.kernel_cache import compiled
 from dekal.kernel_play import play_on, start_game, write_result
 from dekal.kernel_state import DECK_SIZE, MAX_SEATS, PLAYERS, ROUND
 

@@ -12,14 +12,11 @@ time, and pure NumPy cannot vectorise a game whose every decision depends on the
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numpy as np
-from numba import njit
 from numpy.typing import NDArray
 
 from dekal import bits, draws
+from dekal.kernel_cache import compiled
 from dekal.kernel_tables import (
     DROP,
     DROP16,
@@ -39,18 +36,6 @@ from dekal.kernel_tables import (
 )
 from dekal_ref.deal import DECK
 
-Function = TypeVar("Function", bound=Callable[..., Any])
-
-
-def compiled(function: Function) -> Function:
-    """numba.njit(cache=True), typed for mypy: the compiled function keeps its signature.
-
-    cache=True writes the machine code next to the module, so only a process's first call
-    after a change of the source pays the compile time.
-    """
-    return cast(Function, njit(cache=True)(function))
-
-
 U = np.uint64
 GOLDEN_GAMMA = U(draws.GOLDEN_GAMMA)  # SplitMix64's increment (dekal_ref.deal)
 MIX_1 = U(0xBF58476D1CE4E5B9)  # SplitMix64's two multipliers (spec/rules.md, Seeded deals)
@@ -60,7 +45,6 @@ UNIT_53 = 2.0**-53  # Draws.below: the top 53 bits of an output as a fraction of
 DRAWS_PER_DEAL = len(DECK) - 1  # Fisher–Yates over 100 cards: one draw for i = 99 … 1
 SORTED_DECK = np.array(DECK, np.int64)
 
-MASK64 = U(bits.MASK64)
 NIBBLE_LOW = U(bits.NIBBLE_LOW)
 NOT_LAST_COLUMN = U(bits.NOT_LAST_COLUMN)
 NOT_LAST_ROW = U(bits.NOT_LAST_ROW)
@@ -125,6 +109,7 @@ def pack(deck: NDArray[np.int64], first: int) -> np.uint64:
 
 @compiled
 def cell_value(word: np.uint64, cell: int) -> int:
+    """The value in `cell` of a grid word (0: the hole)."""
     return int((word >> U(4 * cell)) & CELL_MASK)
 
 
@@ -134,13 +119,35 @@ def cleared(word: np.uint64, cell: int) -> np.uint64:
     return word & ~(CELL_MASK << U(4 * cell))
 
 
+LOWEST_BIT_CELL = np.zeros(32, np.int64)
+for _cell in range(32):  # de Bruijn: (2**c * B) mod 2**32 >> 27 differs for every c < 32
+    LOWEST_BIT_CELL[((1 << _cell) * 0x077CB531 & 0xFFFFFFFF) >> 27] = _cell
+
+
 @compiled
-def hole_of(word: np.uint64) -> int:
-    """The first empty cell of a grid word (its only hole while a push waits), or -1."""
-    for cell in range(16):
-        if (word >> U(4 * cell)) & CELL_MASK == 0:
-            return cell
-    return -1
+def first_cell(mask16: int) -> int:
+    """The lowest cell of a non-empty compact-form set (de Bruijn multiply of its lowest bit)."""
+    lowest = mask16 & -mask16
+    return int(LOWEST_BIT_CELL[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27])
+
+
+@compiled
+def nth_cell(mask16: int, index: int) -> int:
+    """The index-th cell (from 0, ascending) of a compact-form set: drop the lowest bit index
+    times (x & (x - 1) clears exactly the lowest set bit), then take the lowest."""
+    for _ in range(index):
+        mask16 &= mask16 - 1
+    return first_cell(mask16)
+
+
+@compiled
+def cell_total(mask16: int) -> int:
+    """How many cells a compact-form set holds (SWAR popcount of 16 bits: pairs, nibbles,
+    bytes, then the two bytes added)."""
+    x = mask16 - ((mask16 >> 1) & 0x5555)
+    x = (x & 0x3333) + ((x >> 2) & 0x3333)
+    x = (x + (x >> 4)) & 0x0F0F
+    return (x + (x >> 8)) & 0x1F
 
 
 @compiled
@@ -207,18 +214,32 @@ def visible(grid: np.uint64, down: int) -> np.uint64:
 
 
 @compiled
-def push_grid(grid: np.uint64, step: NDArray[np.uint64], card: int) -> np.uint64:
-    """dekal.bits.push_grid with a STEPS row: keep, move, drop and the entry cell are disjoint."""
-    moved = ((grid & step[MOVE]) >> step[MOVE_DOWN]) << step[MOVE_UP]
-    dropped = ((grid & step[DROP]) >> step[DROP_DOWN]) << step[DROP_UP]
-    entered = U(card) << (U(4) * step[ENTRY])
-    return U((grid & step[KEEP]) | moved | dropped | entered)
+def push_grid(
+    grid: np.uint64, steps: NDArray[np.uint64], variant: int, hole: int, index: int, card: int
+) -> np.uint64:
+    """dekal.bits.push_grid by STEPS[variant, hole, index]: keep, move's image, drop's image and
+    the entry cell are disjoint and cover the grid. (Scalar reads, not a view of the step: a
+    view would cost a reference count per push.)"""
+    v, h, i = variant, hole, index
+    moved = ((grid & steps[v, h, i, MOVE]) >> steps[v, h, i, MOVE_DOWN]) << steps[v, h, i, MOVE_UP]
+    dropped = ((grid & steps[v, h, i, DROP]) >> steps[v, h, i, DROP_DOWN]) << steps[
+        v, h, i, DROP_UP
+    ]
+    entered = U(card) << (U(4) * steps[v, h, i, ENTRY])
+    return U((grid & steps[v, h, i, KEEP]) | moved | dropped | entered)
 
 
 @compiled
-def push_face_down(down: int, step: NDArray[np.uint64]) -> int:
+def push_face_down(
+    down: int, steps: NDArray[np.uint64], variant: int, hole: int, index: int
+) -> int:
     """dekal.bits.push_face_down: the same permutation on one bit per cell; the entry ends up."""
+    v, h, i = variant, hole, index
     mask = U(down)
-    moved = ((mask & step[MOVE16]) >> step[MOVE_DOWN16]) << step[MOVE_UP16]
-    dropped = ((mask & step[DROP16]) >> step[DROP_DOWN16]) << step[DROP_UP16]
-    return int((mask & step[KEEP16]) | moved | dropped)
+    moved = ((mask & steps[v, h, i, MOVE16]) >> steps[v, h, i, MOVE_DOWN16]) << steps[
+        v, h, i, MOVE_UP16
+    ]
+    dropped = ((mask & steps[v, h, i, DROP16]) >> steps[v, h, i, DROP_DOWN16]) << steps[
+        v, h, i, DROP_UP16
+    ]
+    return int((mask & steps[v, h, i, KEEP16]) | moved | dropped)

@@ -23,10 +23,11 @@ from numpy.typing import NDArray
 
 from dekal.kernel_bits import (
     below,
+    cell_total,
     cell_value,
     cleared,
-    compiled,
-    hole_of,
+    first_cell,
+    nth_cell,
     pack,
     points,
     push_face_down,
@@ -36,12 +37,14 @@ from dekal.kernel_bits import (
     shuffle,
     visible,
 )
+from dekal.kernel_cache import compiled
 from dekal.kernel_state import (
     CENTRE,
     DOWN,
     EXHAUSTED,
     F2_TIE,
     HAND,
+    HOLE,
     NCENTRE,
     NEXT,
     NONE,
@@ -56,6 +59,7 @@ from dekal.kernel_state import (
     PUSH,
     REMOVED,
     REVEAL,
+    REVEALED,
     ROUND,
     START,
     TAKE,
@@ -102,15 +106,15 @@ def deal(
 
 
 @compiled
-def first_player_by_lowest_card(row: NDArray[np.int64], revealed: NDArray[np.int64]) -> None:
+def first_player_by_lowest_card(row: NDArray[np.int64]) -> None:
     """F1–F2: the single lowest reveal starts; tied seats draw from the pile in ascending seat
     order, lowest draw wins, again while tied; a pile too short for them: the lowest tied seat."""
     n = row[PLAYERS]
-    lowest = revealed[:n].min()
+    lowest = row[REVEALED : REVEALED + n].min()
     tied = np.empty(n, np.int64)
     count = 0
     for seat in range(n):
-        if revealed[seat] == lowest:
+        if row[REVEALED + seat] == lowest:
             tied[count] = seat
             count += 1
     row[F2_TIE] = count > 1
@@ -137,11 +141,10 @@ def first_player_by_lowest_card(row: NDArray[np.int64], revealed: NDArray[np.int
 def reveal_all(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
     """T1: every pick is turned up at once into the centre (ascending), leaving its hole."""
     n = row[PLAYERS]
-    revealed = np.empty(n, np.int64)
     for seat in range(n):
         cell = row[PICKS + seat]
         value = cell_value(grids[seat], cell)
-        revealed[seat] = value
+        row[REVEALED + seat], row[HOLE + seat] = value, cell
         grids[seat] = cleared(grids[seat], cell)
         row[DOWN + seat] ^= 1 << cell  # the cell was face down: XOR turns it up
         row[PICKS + seat] = NONE
@@ -152,7 +155,20 @@ def reveal_all(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
         row[CENTRE + k] = value
     row[NCENTRE], row[PHASE] = n, TAKE
     if row[START] == NONE:
-        first_player_by_lowest_card(row, revealed)
+        first_player_by_lowest_card(row)
+
+
+@compiled
+def remove_from_centre(row: NDArray[np.int64], card: int) -> None:
+    """T3: one `card` leaves the centre, which stays ascending (a loop: no temporary copy)."""
+    k = CENTRE
+    while row[k] != card:
+        k += 1
+    last = CENTRE + row[NCENTRE] - 1
+    while k < last:
+        row[k] = row[k + 1]
+        k += 1
+    row[NCENTRE] -= 1
 
 
 @compiled
@@ -181,24 +197,21 @@ def end_turn(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
 
 @compiled
 def choose_reveal(policy: int, down: int, streams: NDArray[np.uint64], seat: int) -> int:
-    """T1: the cell a seat reveals: its face-down cells in order, the draw's or the first."""
-    index = 0
+    """T1: the cell a seat reveals: among its face-down cells in order, the draw's or the first."""
     if policy == RANDOM:
-        count = 0
-        for cell in range(CELLS):
-            count += (down >> cell) & 1
-        index = below(streams, 1 + seat, count)
-    for cell in range(CELLS):
-        if (down >> cell) & 1:
-            if index == 0:
-                return cell
-            index -= 1
-    return -1
+        return nth_cell(down, below(streams, 1 + seat, cell_total(down)))
+    return first_cell(down)
 
 
 @compiled
 def greedy_push(
-    grid: np.uint64, down: int, hole: int, card: int, steps: NDArray[np.uint64], count: int
+    grid: np.uint64,
+    down: int,
+    card: int,
+    steps: NDArray[np.uint64],
+    variant: int,
+    hole: int,
+    count: int,
 ) -> tuple[int, int]:
     """(index of the first push with the lowest visible score, that score).
 
@@ -208,7 +221,7 @@ def greedy_push(
     seen = visible(grid, down)
     best, best_score = 0, 1 << 30
     for index in range(count):
-        value = points(push_grid(seen, steps[hole, index], card))
+        value = points(push_grid(seen, steps, variant, hole, index, card))
         if value < best_score:  # strict: the first minimum wins
             best, best_score = index, value
     return best, best_score
@@ -221,6 +234,7 @@ def choose_take(
     grid: np.uint64,
     seat: int,
     steps: NDArray[np.uint64],
+    variant: int,
     count: int,
     streams: NDArray[np.uint64],
 ) -> int:
@@ -237,12 +251,12 @@ def choose_take(
                     return int(row[k])
                 index -= 1
         return -1
-    hole = hole_of(grid)
+    hole = row[HOLE + seat]
     down = row[DOWN + seat]
     best, best_score = -1, 1 << 30
     for k in range(start, end):
         if k == start or row[k] != row[k - 1]:
-            _, value = greedy_push(grid, down, hole, row[k], steps, count)
+            _, value = greedy_push(grid, down, row[k], steps, variant, hole, count)
             if value < best_score:  # strict: the first (v, p) with the lowest score wins
                 best, best_score = row[k], value
     return best
@@ -266,8 +280,7 @@ def play_on(
     next deal, F4: the start one seat left) or OVER.
     """
     logged = 0
-    variant_steps = steps[row[VARIANT]]
-    variant_counts = push_count[row[VARIANT]]
+    variant = row[VARIANT]
     n = row[PLAYERS]
     while True:
         phase = row[PHASE]
@@ -286,26 +299,22 @@ def play_on(
         else:
             seat = to_act(row)
             grid = grids[seat]
-            hole = hole_of(grid)
-            count = variant_counts[hole]
+            hole = row[HOLE + seat]
+            count = push_count[variant, hole]
             if phase == TAKE:
-                card = choose_take(policies[seat], row, grid, seat, variant_steps, count, streams)
+                card = choose_take(policies[seat], row, grid, seat, steps, variant, count, streams)
                 logged = record(log, logged, TAKE_ACTION, seat, card)
-                k = CENTRE
-                while row[k] != card:
-                    k += 1
-                row[k : CENTRE + row[NCENTRE] - 1] = row[k + 1 : CENTRE + row[NCENTRE]]
-                row[NCENTRE] -= 1
+                remove_from_centre(row, card)
                 row[HAND], row[PHASE] = card, PUSH
             card = row[HAND]
             if policies[seat] == RANDOM:
                 index = below(streams, 1 + seat, count)
             else:
-                index, _ = greedy_push(grid, row[DOWN + seat], hole, card, variant_steps, count)
-            step = variant_steps[hole, index]
+                down = row[DOWN + seat]
+                index, _ = greedy_push(grid, down, card, steps, variant, hole, count)
             logged = record(log, logged, PUSH_ACTION, seat, 16 * hole + index)
-            grids[seat] = push_grid(grid, step, card)
-            row[DOWN + seat] = push_face_down(row[DOWN + seat], step)
+            grids[seat] = push_grid(grid, steps, variant, hole, index, card)
+            row[DOWN + seat] = push_face_down(row[DOWN + seat], steps, variant, hole, index)
             row[HAND], row[PHASE] = 0, TAKE
             if row[NCENTRE] == 0:
                 end_turn(grids, row)

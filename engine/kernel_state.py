@@ -7,13 +7,17 @@ would read as negative.
 
 Columns: the rules (PLAYERS, VARIANT, THRESHOLD, -1 for a single round), ROUND, TURN, PHASE
 (the codes below), START (-1 while F1 has not found it), HAND (0: no card waiting), NCENTRE
-and CENTRE (ascending), PICKS (-1: not picked), TOTALS, DOWN (16-bit masks), the pile as
-PILE[PILE_TOP:PILE_END] (top first; F2 draws move PILE_TOP), REMOVED[:NREMOVED], and two
-flags the results report: F2_TIE (turn 1 of round 1 had a tie for the lowest card) and
-EXHAUSTED (F2's short-pile ruling gave the token).
+and CENTRE (ascending), PICKS (-1: not picked), REVEALED (this turn's reveals by seat, for
+F1), HOLE (each grid's hole, where its reveal left it; -1 for a full grid), TOTALS, DOWN
+(16-bit masks), the pile as PILE[PILE_TOP:PILE_END] (top first; F2 draws move PILE_TOP),
+REMOVED[:NREMOVED], and two flags the results report: F2_TIE (turn 1 of round 1 had a tie
+for the lowest card) and EXHAUSTED (F2's short-pile ruling gave the token).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,7 +40,9 @@ PHASE_CODE = {phase: code for code, phase in enumerate(PHASES)}
     PILE_TOP, PILE_END, NREMOVED, F2_TIE, EXHAUSTED,
 ) = range(14)  # fmt: skip
 PICKS = 14
-CENTRE = PICKS + MAX_SEATS
+REVEALED = PICKS + MAX_SEATS
+HOLE = REVEALED + MAX_SEATS
+CENTRE = HOLE + MAX_SEATS
 TOTALS = CENTRE + MAX_SEATS
 DOWN = TOTALS + MAX_SEATS
 PILE = DOWN + MAX_SEATS
@@ -52,29 +58,60 @@ def rules_columns(rules: Rules) -> tuple[int, int, int]:
     return rules.players, VARIANT_CODE[rules.push], threshold
 
 
-def state_row(state: FastState | GameState) -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
-    """The row and grid words of a full state (either engine's)."""
-    fast = from_reference(state) if isinstance(state, GameState) else state
-    n = fast.rules.players
-    row = np.zeros(WIDTH, np.int64)
-    row[[PLAYERS, VARIANT, THRESHOLD]] = rules_columns(fast.rules)
-    row[ROUND], row[TURN], row[PHASE] = fast.round, fast.turn, PHASE_CODE[fast.phase]
-    row[START] = NONE if fast.start is None else fast.start
-    row[HAND] = fast.hand or 0
-    row[NCENTRE] = len(fast.centre)
-    row[CENTRE : CENTRE + len(fast.centre)] = fast.centre
-    row[PICKS : PICKS + n] = [NONE if pick is None else pick for pick in fast.picks]
-    row[TOTALS : TOTALS + n] = fast.totals
-    row[DOWN : DOWN + n] = fast.down
-    row[PILE_TOP], row[PILE_END] = 0, len(fast.pile)
-    row[PILE : PILE + len(fast.pile)] = fast.pile
-    row[NREMOVED] = len(fast.removed)
-    row[REMOVED : REMOVED + len(fast.removed)] = fast.removed
-    return row, np.array(fast.grids, np.uint64)
+def state_rows(
+    rules: Rules, states: Sequence[FastState | GameState]
+) -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
+    """The rows and grid words of full states under `rules` (either engine's), field by field
+    over all states at once: one NumPy array per field, not one per state."""
+    fast = [from_reference(s) if isinstance(s, GameState) else s for s in states]
+    n = rules.players
+    rows = np.zeros((len(fast), WIDTH), np.int64)
+    rows[:, [PLAYERS, VARIANT, THRESHOLD]] = rules_columns(rules)
+    rows[:, [ROUND, TURN, PHASE, START, HAND, PILE_END]] = [
+        (
+            s.round, s.turn, PHASE_CODE[s.phase], NONE if s.start is None else s.start,
+            s.hand or 0, len(s.pile),
+        )
+        for s in fast
+    ]  # fmt: skip
+    rows[:, PICKS : PICKS + n] = [
+        [NONE if pick is None else pick for pick in s.picks] for s in fast
+    ]
+    rows[:, TOTALS : TOTALS + n] = [s.totals for s in fast]
+    rows[:, DOWN : DOWN + n] = [s.down for s in fast]
+    rows[:, NCENTRE] = _fill(rows, CENTRE, [s.centre for s in fast])
+    _fill(rows, PILE, [s.pile for s in fast])
+    rows[:, NREMOVED] = _fill(rows, REMOVED, [s.removed for s in fast])
+    grids = np.array([s.grids for s in fast], np.uint64).reshape(len(fast), n)
+    rows[:, HOLE : HOLE + n] = first_holes(grids)
+    return rows, grids
+
+
+def _fill(
+    rows: NDArray[np.int64], column: int, cards: Sequence[tuple[int, ...]]
+) -> NDArray[np.int64]:
+    """rows[k, column : column + len(cards[k])] = cards[k] for every k, in one scatter; the
+    lengths. (A card's place: its row repeated per card, its rank in the concatenation less
+    its row's start.)"""
+    lengths = np.fromiter(map(len, cards), np.int64, count=len(cards))
+    values = np.fromiter(chain.from_iterable(cards), np.int64, count=int(lengths.sum()))
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    row_of = np.repeat(np.arange(len(cards)), lengths)
+    rows[row_of, column + np.arange(len(values)) - starts] = values
+    return lengths
+
+
+def first_holes(grids: NDArray[np.uint64]) -> NDArray[np.int64]:
+    """Each grid word's first empty cell, NONE for a full grid (cells tried last to first, so
+    the first empty one is written last)."""
+    holes = np.full(grids.shape, NONE, np.int64)
+    for cell in reversed(range(16)):
+        holes[(grids >> np.uint64(4 * cell)) & np.uint64(0xF) == 0] = cell
+    return holes
 
 
 def row_state(rules: Rules, row: NDArray[np.int64], grids: NDArray[np.uint64]) -> FastState:
-    """The FastState a row stands for (the inverse of state_row)."""
+    """The FastState a row stands for (the inverse of state_rows)."""
     n = rules.players
     values = row.tolist()
     start, hand = values[START], values[HAND]

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import product
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dekal_ref
-from dekal import kernel
+from dekal import kernel, kernel_cache
 from dekal.draws import Draws, seat_seed
 from dekal.fast import format_position, from_reference
-from dekal.kernel_bits import below, next_output, shuffle
+from dekal.kernel_bits import below, next_output, score, shuffle
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take, legal_actions
 from dekal_ref.deal import SplitMix64, deal_from_deck, seeded_deals, shuffled_deck
 from dekal_ref.errors import IllegalAction
@@ -102,8 +105,9 @@ def reference_game(
 
 
 def f2_facts(rules: Rules, seed: int, actions: list[str]) -> tuple[bool, bool]:
-    """(f2_tie, pile_exhausted) of a game under F1, read off the reference's turn 1: the
-    tied seats draw the `removed` cards in rounds of one card each, lowest draw survives."""
+    """(f2_tie, pile_exhausted) of a game under F1, read off the reference's turn 1: its
+    `removed` cards are the tied seats' draws, one card per tied seat a round, and the seats
+    that drew the round's lowest stay tied; still tied when the cards run out: a short pile."""
     state = dekal_ref.new_game(rules, seeded_deals(seed, rules.players, 1)[0])
     reveals = [dekal_ref.parse_action(text) for text in actions[: rules.players]]
     revealed = [state.values(r.seat)[r.cell] for r in reveals]  # type: ignore[union-attr]
@@ -180,6 +184,16 @@ def test_below_is_draws_below() -> None:
             assert below(streams, 0, k) == draws.below(k)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 10), min_size=16, max_size=16))
+def test_scores_are_the_references_with_empty_cells(values: list[int]) -> None:
+    """S1/S2 compiled, on grids with any number of empty cells (0): what the greedy policy's
+    visible scores need, and the final scores."""
+    word = np.uint64(sum(value << (4 * cell) for cell, value in enumerate(values)))
+    reference = score_grid(tuple(values))
+    assert score(word) == (reference.points, reference.remaining)
+
+
 # --- whole games -----------------------------------------------------------------------------
 
 
@@ -194,6 +208,32 @@ def test_same_deal_same_choices_same_final_position(case: tuple[Rules, tuple[int
         assert played.actions == actions
         assert format_position(played.final) == dekal_ref.format_position(final)
         assert kernel.game_actions(rules, seed, policies, first) == actions
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(2, 6),
+    push=st.sampled_from(["slide", "eject"]),
+    first=st.sampled_from(["lowest", "chosen"]),
+    threshold=st.sampled_from([None, None, 25, 50]),
+    policies=st.lists(st.sampled_from([RANDOM, GREEDY]), min_size=6, max_size=6),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_any_seed_and_rules_play_as_the_reference(
+    players: int,
+    push: str,
+    first: str,
+    threshold: int | None,
+    policies: list[int],
+    seed: int,
+) -> None:
+    """Same deal, same choices, same final position, for seeds and rules Hypothesis picks."""
+    rules = Rules(players, push, first, threshold)
+    chosen = first_of(rules, seed)
+    played = kernel.played_game(rules, seed, policies[:players], chosen)
+    final, actions = reference_game(rules, seed, policies[:players], chosen)
+    assert played.actions == actions
+    assert format_position(played.final) == dekal_ref.format_position(final)
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
@@ -274,9 +314,9 @@ def test_policies_are_one_known_code_per_seat() -> None:
 
 
 def mid_game_states(rules: Rules, seed: int) -> list[GameState]:
-    """Positions of one random reference game in every phase: every 7th step (a turn is 3n
-    steps, never a multiple of 7, so reveals with some picks made, takes and pushes all come
-    up) and every position between two rounds."""
+    """Positions of one random reference game in every phase: the first two (before F1),
+    every 7th step (a turn is 3n steps, never a multiple of 7, so reveals with some picks
+    made, takes and pushes all come up) and every position between two rounds."""
     rng = Draws(seed)
     state = dekal_ref.new_game(
         rules, seeded_deals(seed, rules.players, 1)[0], first_of(rules, seed)
@@ -290,7 +330,7 @@ def mid_game_states(rules: Rules, seed: int) -> list[GameState]:
             state = dekal_ref.apply(state, NewRound(next(deals)))
             continue
         step += 1
-        if step % 7 == 0:
+        if step % 7 == 0 or step <= 2:  # and the first two: F1 is still to come
             states.append(state)
         legal = legal_actions(state)
         state = dekal_ref.apply(state, legal[rng.below(len(legal))])
@@ -328,6 +368,8 @@ def test_rollouts_play_on_as_the_reference_does(case: tuple[Rules, tuple[int, ..
             assert batch.totals[k].tolist() == list(final.totals)
             assert batch.places[k].tolist() == [s.place for s in standings]
             assert batch.rounds[k] == final.round
+            assert final.start is not None
+            assert batch.first_player[k] == (final.start - final.round + 1) % rules.players
 
 
 def test_rollouts_accept_either_engines_state() -> None:
@@ -345,3 +387,54 @@ def test_rollouts_refuse_mixed_rules_and_unknown_ends() -> None:
         kernel.rollouts(two, [RANDOM] * 2, np.arange(2, dtype=np.uint64))
     with pytest.raises(ValueError, match="until"):
         kernel.rollouts(two[:1], [RANDOM] * 2, np.arange(1, dtype=np.uint64), "turn")
+
+
+# --- the Python bots (dekal.bots) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (Rules(2), (RANDOM, RANDOM)),
+        (Rules(3, "eject"), (GREEDY, GREEDY, GREEDY)),
+        (Rules(4, "slide", "chosen"), (RANDOM, GREEDY, RANDOM, GREEDY)),
+        (Rules(6, "eject", "chosen"), (GREEDY, RANDOM) * 3),
+        (Rules(2, "slide", "lowest", 100), (GREEDY, RANDOM)),
+        (Rules(3, "eject", "chosen", 60), (RANDOM, RANDOM, GREEDY)),
+    ],
+    ids=case_id,
+)
+def test_the_policies_are_the_python_bots(case: tuple[Rules, tuple[int, ...]]) -> None:
+    """Same seed, same actions: the kernel's policies are dekal.bots' random and greedy bots
+    playing dekal.bots.table.play_game (which deals a new round without an action)."""
+    from dekal.bots.bot import make_bot
+    from dekal.bots.table import play_game
+
+    rules, policies = case
+    bots = [make_bot(NAMES[policy]) for policy in policies]
+    for seed in (5, 2**64 - 3):
+        first = first_of(rules, seed)
+        by_bots = play_game(rules, bots, seed, first)
+        by_kernel = kernel.played_game(rules, seed, policies, first)
+        assert [a for a in by_kernel.actions if a != "deal"] == list(map(str, by_bots.actions))
+        assert format_position(by_kernel.final) == dekal_ref.format_position(by_bots.final)
+
+
+# --- numba's cache ---------------------------------------------------------------------------
+
+
+def test_cached_kernel_code_is_dropped_when_a_source_changes(tmp_path: Path) -> None:
+    """numba keys a cache by the function's own file: kernel_cache drops every cached kernel
+    file when any source the kernel compiles has changed, and keeps them otherwise."""
+    cached = [tmp_path / "kernel_play.play_on-1.py311.nbi", tmp_path / "kernel_bits.below-2.nbc"]
+    other = tmp_path / "solver.search-3.py311.nbi"
+    for path in [*cached, other]:
+        path.write_text("machine code")
+    (tmp_path / kernel_cache.STAMP).write_text("the digest of older sources")
+    kernel_cache.refresh(tmp_path)
+    assert not any(path.exists() for path in cached) and other.exists()
+    assert (tmp_path / kernel_cache.STAMP).read_text() == kernel_cache.digest()
+    for path in cached:
+        path.write_text("machine code")
+    kernel_cache.refresh(tmp_path)
+    assert all(path.exists() for path in cached)
