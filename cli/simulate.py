@@ -30,7 +30,7 @@ MAX_GAMES = 100_000_000
 """The most games one run plays (a hundred million: hours on a laptop, minutes on a cluster)."""
 MAX_BOTS_CHARS = 1_000
 
-SIMULATE_HELP = f"""Play many seeded games between bots; report who wins, with 95% intervals.
+SIMULATE_HELP = f"""Play many seeded games between bots: who wins, with 95% CIs.
 
 \b
     dekal simulate --players 4 --games 10000 --seed 1
