@@ -95,26 +95,23 @@ def read_bots(text: str, players: int) -> tuple[str, ...]:
 
 def check_bots(specs: tuple[str, ...]) -> None:
     """Every bot exists: the kernel's by name, the others as dekal.bots makes them."""
+    from dekal.bots.bot import make_bot
     from dekal.simulation.games import KERNEL_BOTS
 
     for spec in dict.fromkeys(specs):
         if spec in KERNEL_BOTS:
             continue
         try:
-            from dekal.bots.bot import make_bot
-        except ImportError:
-            fail(f"{shown(spec)} is not a bot: choose {', '.join(KERNEL_BOTS)}", field="--bots")
-        try:
             make_bot(spec)
         except NotationError as error:
             fail_with(error)
 
 
-_SCHEDULER = re.compile(r"(tcp|tls)://[A-Za-z0-9.\-\[\]:]{1,253}:[0-9]{1,5}")
+_SCHEDULER = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]{1,253}:[0-9]{1,5}")
 
 
 def scheduler_address(value: object) -> str:
-    """--scheduler: tcp://HOST:PORT (or tls://) of a running Dask scheduler."""
+    """--scheduler: tcp://HOST:PORT of a running Dask scheduler (an IPv6 host in brackets)."""
     text = str(value)
     if not _SCHEDULER.fullmatch(text):
         raise typer.BadParameter(f"{shown(text)} is not a scheduler address: tcp://HOST:PORT")
