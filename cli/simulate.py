@@ -43,7 +43,7 @@ Per seat and per bot: the mean final score (a match's total with --match), its
 distribution (quartiles and histogram) and the win rate (shared victories count as wins, S3,
 S4). For the game: how often the first player won, how often the victory was shared, how
 often turn 1 tied for the lowest card (an F2 draw), how often F2's short pile decided, and
-rounds per game. Every rate and mean has its 95% confidence interval.
+rounds per game. Every rate, mean and median has its 95% confidence interval.
 
 --bots takes one bot for every seat or one per seat, comma separated: random and greedy
 are compiled (dekal.kernel); the other bots of dekal.bots (pimc, ismcts, with options such as
