@@ -500,6 +500,10 @@ $XDG_CACHE_HOME/dekal/fuzz-examples or ~/.cache/dekal/fuzz-examples) and replaye
 when the same deviation is found again; --no-db keeps nothing. A shrink stops after
 --shrink-seconds; once the engine has hung, requests get a few times its slowest reply.
 
+--workers N plays the games on N local worker processes, --scheduler tcp://HOST:PORT on a
+Dask cluster's workers (docs/simulate.md): each chunk of games gets its own engine process,
+and the findings are merged in game order, as one process reports them.
+
 Exit codes: 0 no unexpected deviation; 1 one or more; 2 bad usage; 3 engine unusable.
 """
 

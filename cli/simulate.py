@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -30,7 +30,7 @@ MAX_GAMES = 100_000_000
 """The most games one run plays (a hundred million: hours on a laptop, minutes on a cluster)."""
 MAX_BOTS_CHARS = 1_000
 
-SIMULATE_HELP = f"""Play many seeded games between bots; report who wins, with 95% intervals.
+SIMULATE_HELP = f"""Play many seeded games between bots: who wins, with 95% CIs.
 
 \b
     dekal simulate --players 4 --games 10000 --seed 1
@@ -43,7 +43,7 @@ Per seat and per bot: the mean final score (a match's total with --match), its
 distribution (quartiles and histogram) and the win rate (shared victories count as wins, S3,
 S4). For the game: how often the first player won, how often the victory was shared, how
 often turn 1 tied for the lowest card (an F2 draw), how often F2's short pile decided, and
-rounds per game. Every rate and mean has its 95% confidence interval.
+rounds per game. Every rate, mean and median has its 95% confidence interval.
 
 --bots takes one bot for every seat or one per seat, comma separated: random and greedy
 are compiled (dekal.kernel); the other bots of dekal.bots (pimc, ismcts, with options such as
@@ -65,9 +65,22 @@ reached within 10 s); 130 interrupted (the local cluster is closed first).
 """
 
 
+def split_bots(text: str) -> tuple[str, ...]:
+    """Bot specs, comma separated; a piece `name=value` with no bot name is one more option of
+    the bot before it: `pimc:samples=40,worlds=8,greedy` is two bots."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if specs and ":" in specs[-1] and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return tuple(specs)
+
+
 def read_bots(text: str, players: int) -> tuple[str, ...]:
     """--bots: one spec for every seat, or exactly one per seat (comma separated)."""
-    specs = tuple(spec.strip() for spec in text.split(","))
+    specs = split_bots(text)
     if any(not spec for spec in specs):
         fail(f"{shown(text)}: an empty bot name", field="--bots")
     if len(specs) == 1:
@@ -82,26 +95,23 @@ def read_bots(text: str, players: int) -> tuple[str, ...]:
 
 def check_bots(specs: tuple[str, ...]) -> None:
     """Every bot exists: the kernel's by name, the others as dekal.bots makes them."""
+    from dekal.bots.bot import make_bot
     from dekal.simulation.games import KERNEL_BOTS
 
     for spec in dict.fromkeys(specs):
         if spec in KERNEL_BOTS:
             continue
         try:
-            from dekal.bots.bot import make_bot  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            fail(f"{shown(spec)} is not a bot: choose {', '.join(KERNEL_BOTS)}", field="--bots")
-        try:
             make_bot(spec)
         except NotationError as error:
             fail_with(error)
 
 
-_SCHEDULER = re.compile(r"(tcp|tls)://[A-Za-z0-9.\-\[\]:]{1,253}:[0-9]{1,5}")
+_SCHEDULER = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]{1,253}:[0-9]{1,5}")
 
 
 def scheduler_address(value: object) -> str:
-    """--scheduler: tcp://HOST:PORT (or tls://) of a running Dask scheduler."""
+    """--scheduler: tcp://HOST:PORT of a running Dask scheduler (an IPv6 host in brackets)."""
     text = str(value)
     if not _SCHEDULER.fullmatch(text):
         raise typer.BadParameter(f"{shown(text)} is not a scheduler address: tcp://HOST:PORT")
@@ -117,8 +127,12 @@ def plot_file(value: object) -> Path:
 
 
 @contextmanager
-def games_bar(games: int) -> Iterator[Progress]:
-    """A progress bar of games on standard error (drawn only on a terminal)."""
+def games_bar(games: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar of games on standard error, drawn only on a terminal (elsewhere it
+    would leave an empty line behind); yields the function that moves it to `done` games."""
+    if not err.is_terminal:
+        yield lambda done: None
+        return
     with Progress(
         TextColumn("simulate"),
         BarColumn(),
@@ -127,8 +141,8 @@ def games_bar(games: int) -> Iterator[Progress]:
         console=err,
         transient=True,
     ) as progress:
-        progress.add_task("simulate", total=games)
-        yield progress
+        task = progress.add_task("simulate", total=games)
+        yield lambda done: progress.update(task, completed=done)
 
 
 def simulate(
@@ -224,14 +238,13 @@ def simulate(
     setup = Setup(rules, specs, seed, table)
     began = time.perf_counter()
     try:
-        with games_bar(games) as bar:
-            task = bar.task_ids[0]
+        with games_bar(games) as advance:
             counted = run_games(
                 setup,
                 games,
                 workers=workers,
                 scheduler=scheduler,
-                progress=lambda done, total: bar.update(task, completed=done),
+                progress=lambda done, total: advance(done),
             )
     except ClusterUnavailable as error:
         fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
@@ -302,7 +315,10 @@ def print_report(
     )
     score = "total" if rules.threshold else "score"
     header = f"mean {score} [95% CI]"
-    out.print(Text(f"\n  seat  bot        {header:<24s}  median (q1-q3)   win rate [95% CI]"))
+    wide = max(9, *(len(bot) for bot in setup.bots))  # bot specs are printed whole
+    out.print(
+        Text(f"\n  seat  {'bot':<{wide}s}  {header:<24s}  median (q1-q3)   win rate [95% CI]")
+    )
     for seat in summary.seats:
         spread = (
             f"{quantile(seat.scores, 0.5):3d} ({quantile(seat.scores, 0.25)}-"
@@ -310,16 +326,17 @@ def print_report(
         )
         out.print(
             Text(
-                f"  {seat.seat:4d}  {seat.bot:<9.9s}  {_mean(seat.score):<24s}  {spread:<15s}  "
+                f"  {seat.seat:4d}  {seat.bot:<{wide}s}  {_mean(seat.score):<24s}  {spread:<15s}  "
                 f"{_pct(seat.win_rate)}"
             )
         )
     if len(summary.bots) > 1:
-        out.print(Text("\n  bot        seats   mean per seat [95% CI]    win rate per seat"))
+        columns = "seats   mean per seat [95% CI]    win rate per seat"
+        out.print(Text(f"\n  {'bot':<{wide}s}  {columns}"))
         for bot in summary.bots:
             seats = ",".join(map(str, bot.seats))
             figures = f"{_mean(bot.score):<24s}  {_pct(bot.win_rate)}"
-            out.print(Text(f"  {bot.bot:<9.9s}  {seats:<6s}  {figures}"))
+            out.print(Text(f"  {bot.bot:<{wide}s}  {seats:<6s}  {figures}"))
     out.print(Text(""))
     for label, estimate in (
         ("first player wins", summary.first_player_win_rate),

@@ -75,7 +75,7 @@ def play_chunk(chunk: Chunk) -> Tally:
     seeds = [game_seed(setup.seed, i) for i in numbers]
     firsts = [i % n for i in numbers] if rules.first == "chosen" else None
     if setup.compiled:
-        from dekal.kernel import POLICIES, play_games  # type: ignore[import-not-found, unused-ignore]
+        from dekal.kernel import POLICIES, play_games
 
         results = play_games(
             rules,

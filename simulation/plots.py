@@ -27,6 +27,7 @@ def write_plot(summary: Summary, path: Path, title: str, match: bool = False) ->
     import matplotlib
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "dekal"  # the SVG's element ids, the same every run
     import matplotlib.pyplot as plt
 
     figure, (scores, wins) = plt.subplots(1, 2, figsize=(11, 4.2), width_ratios=(3, 2))

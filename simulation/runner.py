@@ -93,31 +93,40 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
     """A client of the scheduler at `scheduler`, or of a local cluster started for the run."""
     from distributed import Client, LocalCluster
 
-    # Dask logs every worker's start and stop, and a closing cluster's lost connections, at
-    # INFO and WARNING: a user of `dekal` is told about errors only, as one line.
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    # Dask logs every worker's start and stop, and a closing cluster's lost connections (at
+    # INFO, WARNING, even ERROR with a traceback): a user of `dekal` is told of a failure
+    # once, as one line, by the caller.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
-        except (OSError, ValueError, TypeError) as error:  # refused, timed out, a bad address
+        except OSError:  # refused or timed out: Dask retries until CONNECT_SECONDS
             raise ClusterUnavailable(
-                f"cannot reach the scheduler {scheduler} within {CONNECT_SECONDS:g} s: {error}"
+                f"cannot reach the scheduler {scheduler} within {CONNECT_SECONDS:g} s"
             ) from None
+        except (ValueError, TypeError) as error:  # an address Dask cannot read
+            raise ClusterUnavailable(f"cannot reach the scheduler {scheduler}: {error}") from None
         with client:
             _wait_for_a_worker(client, scheduler)
             yield client
         return
     try:
+        # no worker yet: a Ctrl-C while they start must find the cluster already held below
         cluster = LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=workers,
+            n_workers=0,
             threads_per_worker=1,  # a chunk is pure Python or numba: one core each
             processes=True,
             dashboard_address=None,
-            silence_logs=logging.ERROR,
+            silence_logs=logging.CRITICAL,  # a worker losing its scheduler at close is no news
+            # Dask's HTTP routes (health, metrics) on any free local port, not on 8787
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+            preload=["dekal.simulation.local_worker"],  # a Ctrl-C is answered by dekal alone
         )
     except OSError as error:
-        raise ClusterUnavailable(f"cannot start {workers} local workers: {error}") from None
+        raise ClusterUnavailable(f"cannot start a local cluster: {error}") from None
     with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
+        cluster.scale(workers)  # type: ignore[no-untyped-call]
+        client.wait_for_workers(workers)
         yield client
 
 

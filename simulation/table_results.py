@@ -84,8 +84,8 @@ def play_table(
     rules: Rules, bots: Sequence[str], seeds: Sequence[int], first_players: Sequence[int] | None
 ) -> TableResults:
     """Play one game per seed through the table loop, seat s by make_bot(bots[s])."""
-    from dekal.bots.bot import make_bot  # type: ignore[import-not-found, unused-ignore]
-    from dekal.bots.table import play_game  # type: ignore[import-not-found, unused-ignore]
+    from dekal.bots.bot import make_bot
+    from dekal.bots.table import play_game
 
     rows = []
     for k, seed in enumerate(seeds):
