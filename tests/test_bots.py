@@ -413,3 +413,14 @@ def test_pimc_plays_the_action_it_estimates_best() -> None:
     best = max(value for _, value in estimates)
     chosen = bot.act(obs, seat, Draws(3))
     assert chosen == next(action for action, value in estimates if value == best)
+
+
+def test_the_table_and_the_simple_bots_do_not_import_numba() -> None:
+    code = (
+        "import sys; import dekal.bots.table, dekal.bots.sampler; from dekal.bots.bot import "
+        "make_bot; make_bot('pimc'); print('numba' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.strip() == "False"
