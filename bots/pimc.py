@@ -68,14 +68,20 @@ class PimcBot:
         legal = legal_actions(obs, seat)
         if len(legal) == 1:
             return legal[0]
+        values = [value for _, value in self.evaluate(obs, seat, draws)]
+        return legal[values.index(max(values))]
+
+    def evaluate(self, obs: Observation, seat: int, draws: Draws) -> list[tuple[Action, float]]:
+        """Every legal action of the seat with its estimate: the mean utility, over the
+        same `samples` worlds and rollout seeds, of playing it and then the rollout policy."""
+        legal = legal_actions(obs, seat)
         worlds = [sample_fast(obs, draws) for _ in range(self.samples)]
         seeds = [draws.below(SEED_RANGE) for _ in worlds]
         states = [fast.apply(world, action) for action in legal for world in worlds]
         outcomes = round_outcomes(states, self.rollout, seeds * len(legal))
         utility = UTILITIES[self.utility]
         k = len(worlds)
-        values = [
-            sum(utility(outcome, obs.rules)[seat] for outcome in outcomes[i * k : (i + 1) * k])
-            for i in range(len(legal))
+        return [
+            (action, sum(utility(o, obs.rules)[seat] for o in outcomes[i * k : (i + 1) * k]) / k)
+            for i, action in enumerate(legal)
         ]
-        return legal[values.index(max(values))]

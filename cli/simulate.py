@@ -30,7 +30,7 @@ MAX_GAMES = 100_000_000
 """The most games one run plays (a hundred million: hours on a laptop, minutes on a cluster)."""
 MAX_BOTS_CHARS = 1_000
 
-SIMULATE_HELP = f"""Play many seeded games between bots; report who wins, with 95% intervals.
+SIMULATE_HELP = f"""Play many seeded games between bots: who wins, with 95% CIs.
 
 \b
     dekal simulate --players 4 --games 10000 --seed 1
@@ -43,7 +43,7 @@ Per seat and per bot: the mean final score (a match's total with --match), its
 distribution (quartiles and histogram) and the win rate (shared victories count as wins, S3,
 S4). For the game: how often the first player won, how often the victory was shared, how
 often turn 1 tied for the lowest card (an F2 draw), how often F2's short pile decided, and
-rounds per game. Every rate and mean has its 95% confidence interval.
+rounds per game. Every rate, mean and median has its 95% confidence interval.
 
 --bots takes one bot for every seat or one per seat, comma separated: random and greedy
 are compiled (dekal.kernel); the other bots of dekal.bots (pimc, ismcts, with options such as
@@ -95,26 +95,23 @@ def read_bots(text: str, players: int) -> tuple[str, ...]:
 
 def check_bots(specs: tuple[str, ...]) -> None:
     """Every bot exists: the kernel's by name, the others as dekal.bots makes them."""
+    from dekal.bots.bot import make_bot
     from dekal.simulation.games import KERNEL_BOTS
 
     for spec in dict.fromkeys(specs):
         if spec in KERNEL_BOTS:
             continue
         try:
-            from dekal.bots.bot import make_bot
-        except ImportError:
-            fail(f"{shown(spec)} is not a bot: choose {', '.join(KERNEL_BOTS)}", field="--bots")
-        try:
             make_bot(spec)
         except NotationError as error:
             fail_with(error)
 
 
-_SCHEDULER = re.compile(r"(tcp|tls)://[A-Za-z0-9.\-\[\]:]{1,253}:[0-9]{1,5}")
+_SCHEDULER = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]{1,253}:[0-9]{1,5}")
 
 
 def scheduler_address(value: object) -> str:
-    """--scheduler: tcp://HOST:PORT (or tls://) of a running Dask scheduler."""
+    """--scheduler: tcp://HOST:PORT of a running Dask scheduler (an IPv6 host in brackets)."""
     text = str(value)
     if not _SCHEDULER.fullmatch(text):
         raise typer.BadParameter(f"{shown(text)} is not a scheduler address: tcp://HOST:PORT")

@@ -18,6 +18,7 @@ would have alone: the findings are the same kinds, the step counts may differ.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,7 @@ from dekal.conformance.fuzz import (
 )
 from dekal.conformance.fuzz_choices import seeded_chooser
 from dekal.conformance.lockstep import LockStep
+from dekal.simulation.reaper import guarded
 from dekal.simulation.runner import Progress, run_chunks
 
 CHUNK_GAMES = 25
@@ -96,37 +98,46 @@ class ChunkReport:
 
 
 def fuzz_chunk(chunk: FuzzChunk) -> ChunkReport:
-    """Play a chunk's games on an engine of its own (the loop of dekal.conformance.fuzz.fuzz
-    over the chunk's game numbers); the engine is closed however the chunk ends."""
+    """Play a chunk's games on an engine of its own, closed however the chunk ends (even
+    when the worker is terminated mid-chunk: dekal.simulation.reaper)."""
     engine = chunk.engine.start()
-    try:
-        lock = LockStep(engine, chunk.engine.timeout)
-        mask = Mask(chunk.expect)
-        report = ChunkReport()
-        for number in range(chunk.first, chunk.first + chunk.count):
-            game_seed = chunk.seed * SEED_STRIDE + number - 1
-            steps_before = lock.steps
-            game = play_game(lock, seeded_chooser(game_seed), mask, game_seed)
-            steps = lock.steps - steps_before  # the game's steps, not its shrinks'
-            findings = []
-            earlier = mask
-            for deviation in game.deviations:
-                if deviation.key in mask.keys:
-                    continue
-                shrunk, how = _smallest(
-                    lock, game, deviation.key, earlier, chunk.shrink_seconds, chunk.database
-                )
-                known = deviation.blame.rule in chunk.expect
-                findings.append(Finding(deviation, number, game_seed, shrunk, known, how))
-                mask = Mask(mask.rules, mask.keys | {deviation.key})
-            report.games.append(
-                PlayedGame(number, steps, game.abandoned, game.resyncs, tuple(findings))
+    with ExitStack() as stack:  # undone last first
+        stack.callback(engine.close)  # (a second close does nothing)
+        if isinstance(engine, SubprocessEngine) and engine.process is not None:
+            # a worker terminated mid-chunk never reaches a close: the guard ends the group
+            stack.enter_context(guarded(engine.process.pid))  # the engine leads its group
+            stack.callback(engine.close)  # closed gently first; the guard then finds it gone
+        return _play_chunk(chunk, engine)
+
+
+def _play_chunk(chunk: FuzzChunk, engine: Engine) -> ChunkReport:
+    """The loop of dekal.conformance.fuzz.fuzz over the chunk's game numbers: it stops at
+    the first unexpected deviation unless keep_going, and sets aside what it found itself."""
+    lock = LockStep(engine, chunk.engine.timeout)
+    mask = Mask(chunk.expect)
+    report = ChunkReport()
+    for number in range(chunk.first, chunk.first + chunk.count):
+        game_seed = chunk.seed * SEED_STRIDE + number - 1
+        steps_before = lock.steps
+        game = play_game(lock, seeded_chooser(game_seed), mask, game_seed)
+        steps = lock.steps - steps_before  # the game's steps, not its shrinks'
+        findings = []
+        earlier = mask
+        for deviation in game.deviations:
+            if deviation.key in mask.keys:
+                continue
+            shrunk, how = _smallest(
+                lock, game, deviation.key, earlier, chunk.shrink_seconds, chunk.database
             )
-            if any(not f.known for f in findings) and not chunk.keep_going:
-                break
-        return report
-    finally:
-        engine.close()
+            known = deviation.blame.rule in chunk.expect
+            findings.append(Finding(deviation, number, game_seed, shrunk, known, how))
+            mask = Mask(mask.rules, mask.keys | {deviation.key})
+        report.games.append(
+            PlayedGame(number, steps, game.abandoned, game.resyncs, tuple(findings))
+        )
+        if any(not f.known for f in findings) and not chunk.keep_going:
+            break
+    return report
 
 
 def merge(reports: list[ChunkReport], keep_going: bool) -> FuzzReport:

@@ -93,12 +93,31 @@ def quantile(histogram: Histogram, q: float) -> int:
     raise ValueError("an empty histogram has no quantile")
 
 
+def value_at_rank(histogram: Histogram, rank: int) -> int:
+    """The rank-th smallest value (from 1), ranks outside 1..N clamped to the extremes."""
+    n = sum(histogram.values())
+    return quantile(histogram, min(max(rank, 1), n) / n)
+
+
+def median_interval(histogram: Histogram) -> tuple[int, int]:
+    """A 95% confidence interval for the median, free of any assumed distribution: the
+    values at ranks N/2 ∓ z·√N/2 (the order statistics the binomial B(N, 1/2) brackets)."""
+    n = sum(histogram.values())
+    half = Z95 * math.sqrt(n) / 2
+    return (
+        value_at_rank(histogram, math.floor(n / 2 - half)),
+        value_at_rank(histogram, math.ceil(1 + n / 2 + half)),
+    )
+
+
 def distribution(histogram: Histogram) -> dict[str, Any]:
-    """Quartiles, extremes and the whole histogram as [value, count] pairs."""
+    """Quartiles (the median with its 95% interval), extremes and the whole histogram as
+    [value, count] pairs."""
     return {
         "min": min(histogram),
         "q1": quantile(histogram, 0.25),
         "median": quantile(histogram, 0.5),
+        "median_ci95": list(median_interval(histogram)),
         "q3": quantile(histogram, 0.75),
         "max": max(histogram),
         "histogram": [[value, histogram[value]] for value in sorted(histogram)],

@@ -6,6 +6,7 @@ the table is a record that replays."""
 from __future__ import annotations
 
 import dataclasses
+import doctest
 import json
 import random
 import subprocess
@@ -177,7 +178,8 @@ def test_every_bot_name_makes_a_bot_of_that_name() -> None:
 @pytest.mark.parametrize(
     ("spec", "name"),
     [
-        ("pimc:samples=40", "pimc:samples=40"),
+        ("pimc:samples=10", "pimc:samples=10"),
+        ("pimc:samples=40", "pimc"),
         ("pimc:utility=win,samples=40", "pimc:utility=win"),
         ("ismcts:c=1.5,iterations=50", "ismcts:iterations=50,c=1.5"),
     ],
@@ -386,3 +388,39 @@ def test_bench_bots_refuses_an_unknown_bot_with_exit_code_2() -> None:
     )
     assert result.returncode == 2
     assert "bot" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_docs_bots_md_examples_run() -> None:
+    page = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
+    failures, attempted = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.ELLIPSIS, raise_on_error=False
+    )
+    assert attempted > 15
+    assert failures == 0
+
+
+def test_pimc_plays_the_action_it_estimates_best() -> None:
+    state = game.new_game(Rules(players=3), seeded_deals(4, 3, 1)[0])
+    for seat in range(3):
+        state = game.reveal(state, seat, 5)
+    obs = observation_of(state)
+    seat = obs.to_act
+    assert seat is not None
+    bot = make_bot("pimc:samples=8")
+    estimates = bot.evaluate(obs, seat, Draws(3))  # type: ignore[attr-defined]
+    assert [action for action, _ in estimates] == legal_actions(obs, seat)
+    assert all(0 <= value <= 1 for _, value in estimates)
+    best = max(value for _, value in estimates)
+    chosen = bot.act(obs, seat, Draws(3))
+    assert chosen == next(action for action, value in estimates if value == best)
+
+
+def test_the_table_and_the_simple_bots_do_not_import_numba() -> None:
+    code = (
+        "import sys; import dekal.bots.table, dekal.bots.sampler; from dekal.bots.bot import "
+        "make_bot; make_bot('pimc'); print('numba' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.strip() == "False"

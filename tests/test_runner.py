@@ -1,11 +1,16 @@
 """dekal.simulation.runner.run_chunks (CONTRACTS.md, Runner): the results of a chunked run, in
 chunk order, are the same in this process and on a local Dask cluster; a task's error comes
-back as itself; a cluster that cannot be reached is an error within a bounded time."""
+back as itself; a cluster that cannot be reached is an error within a bounded time. And
+dekal.simulation.reaper: a process group guarded by a process ends when that process dies."""
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import socket
+import subprocess
+import sys
 import time
 from functools import partial
 
@@ -13,6 +18,7 @@ import pytest
 
 from dekal.draws import game_seed
 from dekal.simulation import runner
+from dekal.simulation.reaper import guarded
 from dekal.simulation.runner import ClusterUnavailable, run_chunks
 
 SEEDS_OF_RUN_7 = partial(game_seed, 7)  # a top-level function: it travels to worker processes
@@ -67,3 +73,51 @@ def test_an_unreachable_scheduler_is_an_error_within_the_connect_time(
     with pytest.raises(ClusterUnavailable, match="cannot reach the scheduler"):
         run_chunks(math.factorial, [3], scheduler=f"tcp://127.0.0.1:{closed_port()}")
     assert time.monotonic() - began < 10  # bounded: CONNECT_SECONDS and some slack
+
+
+# --- dekal.simulation.reaper: a process group that ends with its guard ----------------------
+
+GUARD_THEN_DIE = """
+import os, subprocess, sys
+from dekal.simulation.reaper import guarded
+lingering = subprocess.Popen(["sleep", "300"], start_new_session=True)
+print(lingering.pid, flush=True)
+with guarded(lingering.pid):
+    os.kill(os.getpid(), 9)  # killed mid-block: no finally, no atexit
+"""
+
+
+def group_gone_within(group: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_guarded_group_ends_when_its_guard_is_killed() -> None:
+    guard = subprocess.run(
+        [sys.executable, "-c", GUARD_THEN_DIE], capture_output=True, text=True, check=False
+    )
+    assert guard.returncode == -9
+    group = int(guard.stdout)
+    try:
+        assert group_gone_within(group, 10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, 9)
+
+
+def test_a_guarded_group_ends_with_the_block() -> None:
+    lingering = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    try:
+        with guarded(lingering.pid):
+            pass
+        assert lingering.wait(timeout=10) == -15  # SIGTERM first
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(lingering.pid, 9)
+        lingering.wait()

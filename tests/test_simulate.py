@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from fractions import Fraction
-from math import comb
+from functools import cache
+from itertools import combinations_with_replacement
+from math import comb, prod
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +76,68 @@ def test_f2_draw_rate_of_first_cell_reveals_holds_the_exact_tie_chance() -> None
     # greedy reveals its first face-down cell (a1 on turn 1): a fixed position of the deck
     report = simulate("--players", "4", "--games", "3000", "--seed", "1", "--bots", "greedy")
     assert inside(float(tie_for_lowest(4)), report["f2_draw_rate_ci95"])
+
+
+def drawn(counts: tuple[int, ...], size: int) -> Iterator[tuple[tuple[int, ...], Fraction]]:
+    """Every multiset of `size` cards drawn without replacement from `counts` (copies of the
+    values 1…10), with its chance (the multivariate hypergeometric law)."""
+    total = comb(sum(counts), size)
+    for cards in combinations_with_replacement(range(1, 11), size):
+        ways = prod(comb(counts[v - 1], cards.count(v)) for v in set(cards))
+        if ways:
+            yield cards, Fraction(ways, total)
+
+
+def left_after(counts: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(count - cards.count(v) for v, count in enumerate(counts, start=1))
+
+
+@cache
+def pile_runs_short(counts: tuple[int, ...], tied: int, pile: int) -> Fraction:
+    """F2 from here: `tied` seats each draw a card from a pile of `pile` cards (uniform from
+    the unseen `counts`); the lowest draw wins, seats tied again draw again; the chance that
+    the pile cannot serve every still-tied seat."""
+    if tied <= 1:
+        return Fraction(0)
+    if pile < tied:
+        return Fraction(1)
+    return sum(
+        (
+            chance
+            * pile_runs_short(left_after(counts, cards), cards.count(min(cards)), pile - tied)
+            for cards, chance in drawn(counts, tied)
+        ),
+        Fraction(0),
+    )
+
+
+def short_pile_chance(players: int) -> Fraction:
+    """The chance F2's short-pile ruling decides, revealed cards and pile being players + pile
+    cards drawn without replacement from the 100 (the random bot's reveals, a shuffled deal)."""
+    deck = (10,) * 10
+    return sum(
+        (
+            chance
+            * pile_runs_short(left_after(deck, shown), shown.count(min(shown)), 100 - 16 * players)
+            for shown, chance in drawn(deck, players)
+        ),
+        Fraction(0),
+    )
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_two_exact_counts_agree_on_the_chance_of_a_tie(players: int) -> None:
+    tie = sum(
+        (chance for shown, chance in drawn((10,) * 10, players) if shown.count(min(shown)) > 1),
+        Fraction(0),
+    )
+    assert tie == tie_for_lowest(players)
+
+
+def test_the_pile_exhausted_rate_of_six_players_holds_the_exact_chance() -> None:
+    # six grids leave a pile of four cards: two ties in a row, or a tie of three, exhaust it
+    report = simulate("--players", "6", "--games", "20000", "--seed", "1")
+    assert inside(float(short_pile_chance(6)), report["pile_exhausted_rate_ci95"])  # 0.00667
 
 
 def test_with_the_chosen_first_player_nobody_draws_for_the_token() -> None:

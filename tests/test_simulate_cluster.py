@@ -1,12 +1,13 @@
 """`dekal simulate` and `dekal conformance fuzz` on real Dask clusters: a scheduler and two
 workers started here as separate processes (`dask scheduler`, `dask worker`, on 127.0.0.1,
 a free port, no dashboard: the commands of docs/simulate.md) give the single-process report
-byte for byte; a Ctrl-C closes a
-local cluster and leaves no process behind; an unreachable scheduler is one line, exit 2,
-within a bounded time. Every process started here is stopped, even when a test fails."""
+byte for byte; a Ctrl-C closes a local cluster and leaves no process behind (no worker, no
+engine of a fuzz campaign); an unreachable scheduler is one line, exit 2, within a bounded
+time. Every process started here is stopped, even when a test fails."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -146,11 +147,11 @@ def test_ctrl_c_closes_the_local_cluster_and_every_worker_process() -> None:
         while len(processes_in_group(dekal.pid)) < 3 and time.monotonic() < deadline:
             time.sleep(0.5)  # dekal, and its two workers (with their nannies) once started
         assert len(processes_in_group(dekal.pid)) >= 3
-        time.sleep(2)  # the games are being played
-        os.kill(dekal.pid, signal.SIGINT)
+        time.sleep(5)  # the workers are up and the games are being played
+        os.killpg(dekal.pid, signal.SIGINT)  # as a terminal does: to every process of the group
         _, stderr = dekal.communicate(timeout=60)
         assert dekal.returncode == 130
-        assert stderr.decode().strip().splitlines()[-1] == "error: interrupted (Ctrl-C)"
+        assert stderr.decode().splitlines() == ["error: interrupted (Ctrl-C)"]  # dekal's alone
         deadline = time.monotonic() + 10
         while group_alive(dekal.pid) and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -169,3 +170,46 @@ def processes_in_group(group: int) -> list[int]:
             except ProcessLookupError:
                 continue
     return found
+
+
+def processes_running(marker: str) -> list[int]:
+    """The processes whose command line contains `marker` (the engine's shell, its sleep)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in command and b"pytest" not in command:
+                found.append(int(entry.name))
+    return found
+
+
+def test_ctrl_c_during_a_fuzz_campaign_leaves_no_engine_behind() -> None:
+    marker = f"{time.time_ns() % 10**6 + 1000}.5"  # `sleep MARKER`: this run's own lingerer
+    engine = f"sh -c '{JS_ENGINE}; sleep {marker}'"  # its group outlives the engine's exit
+    command = (DEKAL, "conformance", "fuzz", "--engine", engine, "--games", "100000")
+    command += ("--workers", "2", "--no-db")
+    dekal = subprocess.Popen(
+        command, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(processes_in_group(dekal.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(8)  # the workers' chunks are playing, each on its engine
+        assert len(processes_running(marker)) >= 2  # the checks below can see engines
+        os.killpg(dekal.pid, signal.SIGINT)
+        dekal.communicate(timeout=60)
+        assert dekal.returncode == 130
+        time.sleep(3)  # an orphaned engine would be on its `sleep` by now
+        deadline = time.monotonic() + 15
+        while processes_running(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert processes_running(marker) == []
+    finally:
+        stop_group(dekal)
+        for pid in processes_running(marker):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(os.getpgid(pid), signal.SIGKILL)

@@ -16,7 +16,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.typing import NDArray
 
-from dekal.simulation.stats import Z95, mean, quantile, rate, summarize, summary_json
+from dekal.simulation.stats import (
+    Z95,
+    mean,
+    median_interval,
+    quantile,
+    rate,
+    summarize,
+    summary_json,
+)
 from dekal.simulation.tally import tally
 
 
@@ -194,3 +202,10 @@ def test_the_json_report_names_every_figure_with_its_interval() -> None:
     for name in ("first_player_win_rate", "shared_rate", "f2_draw_rate", "pile_exhausted_rate"):
         low, high = report[f"{name}_ci95"]
         assert low <= report[name] <= high
+
+
+def test_the_median_interval_brackets_the_median_by_order_statistics() -> None:
+    histogram = {value: 1 for value in range(1, 101)}  # 1 … 100, one each
+    # ranks 50 ∓ 1.96·√100/2 = 50 ∓ 9.8: the 40th and the 61st values
+    assert median_interval(histogram) == (40, 61)
+    assert median_interval({7: 5}) == (7, 7)
