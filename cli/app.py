@@ -68,9 +68,7 @@ COMMANDS = {
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
     "advise": Entry("advise", "Each legal action of one seat: expected score and P(win)."),
     "play": Entry("play", "Play a game of Dékal at the terminal against bots."),
-    "simulate": Entry(
-        "simulate", "Play many seeded games between bots; report who wins, with 95% intervals."
-    ),
+    "simulate": Entry("simulate", "Play many seeded games between bots: who wins, with 95% CIs."),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),
