@@ -19,7 +19,8 @@ on every optimum they prove (a disagreement is printed and the exit code is 1).
 The table shows the median seconds per k, the ratio to the reference, the largest k each
 method answers within --limit (median), and where each method's time goes.
 
-The hard set (bench/hard_puzzles.json) is the other table:
+The hard sets (bench/hard_puzzles.json, then bench/hard_puzzles_z3.json: the kinds issue 12
+named as still at Z3's pace, written by hand) are the other tables:
 
     .venv/bin/python bench/solver.py --hard                  # portfolio, search, z3 on each
     .venv/bin/python bench/solver.py --hard --methods portfolio --timeout 10
@@ -198,17 +199,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
-        "--hard", nargs="?", const=str(HARD_SET), metavar="FILE", help="the hard set"
+        "--hard",
+        nargs="*",
+        metavar="FILE",
+        help="the hard sets (no FILE: every set, hard_puzzles.json then hard_puzzles_z3.json)",
     )
     parser.add_argument("--make-hard", type=int, metavar="N", help="write N hard puzzles")
     args = parser.parse_args(argv)
     if args.make_hard:
         return make_hard(args.make_hard, args.timeout, args.seed)
-    if args.hard:
+    if args.hard is not None:
         methods = [m for m in args.methods.split(",") if m and m != "reference"]
         if args.methods == parser.get_default("methods"):
             methods = ["portfolio", "search", "z3"]
-        return run_hard(Path(args.hard), methods, args.timeout, args.limit, args.json)
+        paths = [Path(name) for name in args.hard] or [p for p in HARD_SETS if p.exists()]
+        codes = [run_hard(p, methods, args.timeout, args.limit, args.json) for p in paths]
+        return max(codes)
     methods = [m for m in args.methods.split(",") if m]
     stopped: set[str] = set()
     rows: list[dict[str, Any]] = []
@@ -325,6 +331,10 @@ def show(report: dict[str, Any], methods: list[str]) -> None:
 # -- the hard set ---------------------------------------------------------------------------
 
 HARD_SET = Path(__file__).with_name("hard_puzzles.json")
+HARD_SET_Z3 = Path(__file__).with_name("hard_puzzles_z3.json")
+"""The kinds issue 12 named as still at Z3's pace (a 0 deep down, eject with every card face
+down): written by hand, each optimum proved offline by both methods alone."""
+HARD_SETS = (HARD_SET, HARD_SET_Z3)
 
 
 def puzzle_of(entry: dict[str, Any]) -> Puzzle:
@@ -436,6 +446,7 @@ def run_hard(path: Path, methods: list[str], timeout: float, limit: float, as_js
         for name in methods
     }
     report = {
+        "set": path.name,
         "rows": rows,
         "medians": medians,
         "within_limit": within,
@@ -453,7 +464,8 @@ def run_hard(path: Path, methods: list[str], timeout: float, limit: float, as_js
 def show_hard(report: dict[str, Any], methods: list[str]) -> None:
     out = Console(soft_wrap=True)
     table = Table(
-        title=f"the hard set: seconds to a proved optimum (— not proved in {report['timeout']:g} s)"
+        title=f"{report['set']}: seconds to a proved optimum "
+        f"(— not proved in {report['timeout']:g} s)"
     )
     table.add_column("#", justify="right")
     table.add_column("puzzle")

@@ -166,6 +166,16 @@ def test_a_known_puzzle_is_solved_and_replayed() -> None:
         assert (answer.points, answer.remaining) == brute_force(puzzle)
 
 
+def test_z3_refutes_a_zero_first_and_then_needs_no_last_refutation_for_one_1_left() -> None:
+    """S2/S3: no outcome lies between 0 and one 1 left; Z3's zero probe refutes the 0, so a
+    witness of one 1 left is proved by that refutation alone (what brute force confirms)."""
+    grid = (3, 5, 3, 3, 4, 1, 1, 5, 2, 3, 5, 2, 3, 2, 3, 2)
+    puzzle = make_puzzle(grid, incoming=(4, 1, 1))
+    answer = z3_solve.minimum(puzzle, timeout=60)
+    assert answer.proof == z3_solve.ZERO_REFUTED
+    assert (answer.points, answer.remaining) == (1, 1) == brute_force(puzzle)
+
+
 def test_every_slide_sequence_of_one_step_is_enumerated() -> None:
     puzzle = make_puzzle(tuple(range(1, 11)) + (1, 2, 3, 4, 5, 6), incoming=(7,))
     assert len(all_sequences(puzzle)) == 48

@@ -250,3 +250,18 @@ def test_the_hard_set_is_of_the_kinds_it_claims() -> None:
     assert {entry["variant"] for entry in entries} == {"slide", "eject"}
     above = sum(entry["score"] > 0 or entry["remaining"] > 0 for entry in entries)
     assert above * 2 == len(entries)
+
+
+def test_the_z3_paced_set_holds_ten_value_puzzles_with_face_down_grids() -> None:
+    """bench/hard_puzzles_z3.json, the kinds issue 12 named as still at Z3's pace: ten
+    distinct values in each grid, every card face down, 4–8 incoming cards (their solving
+    is bench/solver.py's)."""
+    path = Path(__file__).parent.parent / "bench" / "hard_puzzles_z3.json"
+    for entry in json.loads(path.read_text()):
+        puzzle = make_puzzle(
+            parse_grid(entry["grid"]),
+            incoming=tuple(int(card) for card in entry["incoming"].split(",")),
+            variant=entry["variant"],
+        )
+        assert len(set(puzzle.grid)) == 10 and 4 <= puzzle.turns <= 8
+        assert len(puzzle.face_down) == 16
