@@ -15,8 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from dekal.bots.advise import MAX_SAMPLES, MIN_SAMPLES, Advice, advise
-from dekal.bots.observation import Observation, read_public_view
+from dekal.bots.advise import MAX_SAMPLES, MIN_SAMPLES, Advice, advise, read_question
+from dekal.bots.observation import Observation
 from dekal.cli.common import DekalCommand, err, fail, fail_with, out, print_json, whole_number
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
@@ -80,7 +80,7 @@ def progress_bar() -> Iterator[Callable[[int, int], None] | None]:
 
 def read_view(text: str) -> Observation:
     try:
-        return read_public_view(text)
+        return read_question(text)
     except DekalError as error:
         fail_with(error)
 
