@@ -58,7 +58,7 @@ from dekal.simulation.runner import run_chunks
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Action
 from dekal_ref.deal import DECK
-from dekal_ref.errors import DekalError, IllegalAction
+from dekal_ref.errors import DekalError, IllegalAction, NotationError
 from dekal_ref.notation import HOLE, cell_name
 from dekal_ref.position import parse_position
 from dekal_ref.ranking import places
@@ -69,6 +69,11 @@ Z95 = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)  # 1.959963…: the normal inte
 MIN_SAMPLES, MAX_SAMPLES = 30, 100_000
 """--samples bounds: the normal interval of a mean needs some thirty draws to be honest; the
 upper bound keeps one answer within minutes on one core."""
+MAX_SEARCH_WORK = 300_000_000
+"""With a searching model (pimc, ismcts) every decision of the played-out round runs a search:
+an answer may cost at most this much work, worlds x actions x decisions left in the round x
+the search's work per decision (search_work), at most half an hour on one core (measured:
+pimc about 7 microseconds a unit, ismcts about 8)."""
 DETERMINISTIC_MODELS = frozenset({"greedy"})
 """Models that make no draws: under them, a world's outcome is one number, not a sample."""
 
@@ -519,6 +524,27 @@ def decision_of(view: Observation, seat: int) -> str:
     return "take" if view.phase is Phase.TAKE else "push"
 
 
+def decisions_left(view: Observation) -> int:
+    """How many decisions the round has left after this one (T1, T3, T4: each turn every
+    seat reveals, takes and pushes): a bound on the searches a played-out round runs."""
+    n = view.players
+    this_turn = {
+        Phase.REVEAL: view.picked.count(False) + 2 * n,
+        Phase.TAKE: 2 * len(view.centre),
+        Phase.PUSH: 1 + 2 * len(view.centre),
+    }.get(view.phase, 0)
+    return max(0, this_turn - 1 + 3 * n * (TURNS_PER_ROUND - view.turn))
+
+
+def search_work(view: Observation, actions: int, worlds: int, bot: Bot) -> int:
+    """The work of an answer whose model searches at every later decision, in units of about
+    one compiled playout: pimc plays each of at most 16 legal actions in each sample, ismcts
+    runs a tree descent and a playout per iteration (some sixteen times a playout's cost).
+    The compiled policies (random, greedy) search nothing: 0."""
+    per_decision = 16 * (getattr(bot, "samples", 0) + getattr(bot, "iterations", 0))
+    return worlds * actions * decisions_left(view) * per_decision
+
+
 def ends_the_round(view: Observation, phase: str) -> bool:
     """The last push of the round (T5): after it nobody decides, whatever the model."""
     return phase == "push" and view.turn == TURNS_PER_ROUND and not view.centre
@@ -540,14 +566,23 @@ def advise(
     """Every legal action of `seat` in `view`, best first (see the module docstring).
 
     AdviceError (field "seat") for a seat not at the table or with nothing to decide;
-    NotationError (field "bot") for an unknown model; IllegalAction naming the rule for a
+    NotationError (field "bot") for an unknown model or a search past MAX_SEARCH_WORK;
+    IllegalAction naming the rule for a
     view no game reaches (check_reachable)."""
     check_reachable(view)
     phase = decision_of(view, seat)
-    model = make_bot(model).name  # the canonical spec; an unknown model is refused here
+    bot = make_bot(model)  # an unknown model is refused here
+    model = bot.name  # the canonical spec
     if playout not in PLAYOUTS:
         raise ValueError(f"playout: one of {', '.join(PLAYOUTS)}, not {playout!r}")
     actions = tuple(legal_actions(view, seat))
+    work = search_work(view, len(actions), samples, bot)
+    if work > MAX_SEARCH_WORK:
+        raise NotationError(
+            "bot", f"{model} searching at each of {decisions_left(view)} later decisions of"
+            f" {samples:,} worlds x {len(actions)} actions is {work:,} units of work: at most"
+            f" {MAX_SEARCH_WORK:,}; give fewer --samples or a smaller search",
+        )  # fmt: skip
     certain_play = model in DETERMINISTIC_MODELS or ends_the_round(view, phase)
     enumerated = enumerated_worlds(view, samples) if certain_play else None
     if enumerated is not None:

@@ -15,8 +15,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from dekal.bots.advise import MAX_SAMPLES, MIN_SAMPLES, Advice, advise, read_question
+from dekal.bots.advise import (
+    MAX_SAMPLES,
+    MAX_SEARCH_WORK,
+    MIN_SAMPLES,
+    Advice,
+    advise,
+    read_question,
+)
 from dekal.bots.observation import Observation
+from dekal.cli.bot_specs import SEARCH_LIMITS, checked_bot
 from dekal.cli.common import DekalCommand, err, fail, fail_with, out, print_json, whole_number
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
@@ -51,8 +59,12 @@ whether the best is really better.
 --json prints {{"seat", "phase", "samples", "model", "exact", "seed", "actions": [{{"action",
 "expected_score", "ci95": [lo, hi], "p_win", "versus_best": [lo, hi]}}, ...], "best"}}.
 
---samples is {MIN_SAMPLES}-{MAX_SAMPLES:,} worlds (default 1,000). docs/analysis.md says what
-the numbers mean and what they do not (a model of the other players, not a proof).
+--samples is {MIN_SAMPLES}-{MAX_SAMPLES:,} worlds (default 1,000). A searching --bot runs a search
+at every later decision of every world: pimc:samples=N and ismcts:iterations=N take N up to
+{SEARCH_LIMITS["samples"]:,} and {SEARCH_LIMITS["iterations"]:,}, and an answer costs at most {MAX_SEARCH_WORK:,} units
+of work (worlds x actions x decisions left x 16 x the search's N; at most half an hour):
+past it, advise refuses before it starts. docs/analysis.md says what the numbers mean and what they
+do not (a model of the other players, not a proof).
 
 Exit codes: 0 answered; 2 a malformed position, a seat not at the table or with nothing to
 decide (not its turn, already picked, the round is scored), a bad option.
@@ -134,6 +146,10 @@ def advise_command(
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
     ] = False,
 ) -> None:
+    try:  # options first: before any work starts
+        checked_bot(bot)
+    except NotationError as error:
+        fail(error.message, field="--bot")
     view = read_view(position)
     if seat >= view.rules.players:
         fail(

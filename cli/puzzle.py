@@ -33,7 +33,7 @@ from dekal.proofs.replay import replay
 from dekal_ref.errors import IllegalAction
 from dekal_ref.notation import cell_name, value_symbol
 from dekal_ref.push import push_chain
-from dekal_ref.reading import shown
+from dekal_ref.reading import SEED_MAX, shown
 from dekal_ref.svg import grid_svg
 from dekal_ref.words import plural
 
@@ -89,7 +89,7 @@ def choose(
 
 def legal_answer(puzzle: Puzzle, text: str) -> Move:
     """The player's move, read and checked against the rules (T1, P1/P2) with the puzzle."""
-    with user_errors("--answer: "):
+    with user_errors():  # the error names its field, --answer
         move = parse_move(text, "--answer")
     if move.reveal not in puzzle.face_down:
         fail(
@@ -208,8 +208,8 @@ def puzzle(
         int | None,
         typer.Option(
             metavar="X",
-            help="Seed of --random: the same seed gives the same puzzle.",
-            parser=whole_number(0, 2**63 - 1, "a seed is a whole number"),
+            help="Seed of --random, 0 ≤ X < 2^64: the same seed gives the same puzzle.",
+            parser=whole_number(0, SEED_MAX),
         ),
     ] = None,
     answer: Annotated[
