@@ -215,7 +215,7 @@ class Advice:
             "seat": self.seat,
             "phase": self.phase,
             "samples": self.samples,
-            "model": self.model,
+            "bot": self.model,  # the spec --bot takes, as simulate and play name it
             "exact": self.exact,
             "seed": self.seed,
             "actions": [

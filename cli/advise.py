@@ -20,6 +20,7 @@ from dekal.bots.advise import (
     MAX_SEARCH_WORK,
     MIN_SAMPLES,
     Advice,
+    AdviceError,
     advise,
     read_question,
 )
@@ -28,7 +29,7 @@ from dekal.cli.bot_specs import SEARCH_LIMITS, checked_bot
 from dekal.cli.common import DekalCommand, err, fail, fail_with, out, print_json, whole_number
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
-from dekal_ref.reading import SEAT_MAX, SEED_MAX
+from dekal_ref.reading import SEED_MAX
 
 ADVISE_HELP = f"""Each legal action of one seat: expected score and P(win).
 
@@ -56,7 +57,7 @@ The last column is the interval of (this action's score minus the best action's)
 world: on the same worlds it is narrower than either score's own interval, so it says
 whether the best is really better.
 
---json prints {{"seat", "phase", "samples", "model", "exact", "seed", "actions": [{{"action",
+--json prints {{"seat", "phase", "samples", "bot", "exact", "seed", "actions": [{{"action",
 "expected_score", "ci95": [lo, hi], "p_win", "versus_best": [lo, hi]}}, ...], "best"}}.
 
 --samples is {MIN_SAMPLES}-{MAX_SAMPLES:,} worlds (default 1,000). A searching --bot runs a search
@@ -104,9 +105,7 @@ def advise_command(
     ],
     seat: Annotated[
         int,
-        typer.Option(
-            metavar="S", help="The seat to advise (0-5).", parser=whole_number(0, SEAT_MAX)
-        ),
+        typer.Option(metavar="S", help="The seat to advise (0-5).", parser=whole_number(0, 5)),
     ],
     samples: Annotated[
         int,
@@ -173,6 +172,8 @@ def advise_command(
             if error.field == "bot":
                 fail(error.message, field="--bot")
             fail_with(error)
+        except AdviceError as error:  # about the seat asked for: named as the option
+            fail(error.message, kind="input", field="--seat")
         except DekalError as error:
             fail_with(error)
         except ClusterUnavailable as error:

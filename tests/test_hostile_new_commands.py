@@ -285,7 +285,7 @@ def test_over_and_next_say_there_is_nothing_to_decide() -> None:
     next_round = over.replace("single", "50")
     for view in (over, next_round):
         error = assert_refused(dekal("advise", view, "--seat", "0", "--json"), json_mode=True)
-        assert error["field"] == "seat" and "nothing to decide" in error["message"]
+        assert error["field"] == "--seat" and "nothing to decide" in error["message"]
 
 
 # --- advise against the reference: legal actions, exact figures, determinism ---------------
