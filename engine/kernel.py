@@ -51,6 +51,7 @@ from dekal.kernel_state import (
 from dekal.kernel_tables import PUSH_COUNT, PUSH_NAMES, STEPS
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Reveal, Take
+from dekal_ref.deal import check_players
 from dekal_ref.errors import IllegalAction
 from dekal_ref.state import GameState, Rules
 
@@ -91,9 +92,25 @@ class PlayedGame(NamedTuple):
     final: FastState
 
 
+def whole_numbers(values: ArrayLike, name: str) -> NDArray[np.int64 | np.uint64]:
+    """`values` as a 1-D array of integers, or ValueError naming `name`: numpy would cast
+    1.5 to 1, and a nested list reaches the compiled code as a shape it cannot type."""
+    array = np.atleast_1d(np.asarray(values))
+    if array.ndim != 1:
+        raise ValueError(f"{name}: a flat sequence of whole numbers, not shape {array.shape}")
+    if array.size and not (
+        np.issubdtype(array.dtype, np.integer)
+        or array.dtype == object
+        and all(type(v) is int for v in array.tolist())
+    ):
+        raise ValueError(f"{name}: whole numbers, not {array.dtype} values")
+    return array
+
+
 def policy_codes(policies: Sequence[int], players: int) -> NDArray[np.int64]:
     """One policy code per seat, checked (ValueError naming the policies otherwise)."""
-    codes = np.asarray(policies, np.int64)
+    check_players(players)  # M2: the compiled tables hold 2 to 6 seats
+    codes = whole_numbers(policies, "policies").astype(np.int64)
     if codes.shape != (players,):
         raise ValueError(f"policies: one per seat, {players} in all, not {len(codes)}")
     if not np.isin(codes, list(POLICIES.values())).all():
@@ -102,8 +119,15 @@ def policy_codes(policies: Sequence[int], players: int) -> NDArray[np.int64]:
 
 
 def as_seeds(seeds: ArrayLike) -> NDArray[np.uint64]:
-    """Seeds as a 1-D uint64 array (whole numbers 0 ≤ seed < 2**64)."""
-    return np.atleast_1d(np.asarray(seeds, np.uint64))
+    """Seeds as a 1-D uint64 array (whole numbers 0 ≤ seed < 2**64; ValueError otherwise)."""
+    array = whole_numbers(seeds, "seeds")
+    if array.size and array.dtype != np.uint64:  # int64 may hold negatives; object, anything
+        low, high = (int(array.min()), int(array.max()))
+        if low < 0 or high >= 2**64:
+            raise ValueError(
+                f"seeds: whole numbers 0 ≤ seed < 2**64, not {low if low < 0 else high}"
+            )
+    return array.astype(np.uint64)
 
 
 def first_player_codes(
@@ -117,7 +141,12 @@ def first_player_codes(
                 "F1", "with the lowest-card rule the first player is found by turn 1's reveals"
             )
         return np.full(count, NONE, np.int64)
-    chosen = np.broadcast_to(np.asarray(NONE if first_players is None else first_players), count)
+    given = whole_numbers(NONE if first_players is None else first_players, "first_players")
+    if len(given) not in (1, count):
+        raise ValueError(
+            f"first_players: one for all games or one per game ({count}), not {len(given)}"
+        )
+    chosen = np.broadcast_to(given, count)
     if not ((chosen >= 0) & (chosen < n)).all():
         raise IllegalAction("F3", f"the chosen variant needs a first player 0–{n - 1} at set-up")
     return chosen.astype(np.int64)
@@ -251,7 +280,8 @@ def played_game(
     first = int(first_player_codes(rules, first_player, 1)[0])
     row, grids = template_row(rules), np.zeros(rules.players, np.uint64)
     streams = np.zeros(1 + MAX_SEATS, np.uint64)
-    start_game(grids, row, streams, np.empty(DECK_SIZE, np.int64), np.uint64(seed), first)
+    game_seed = as_seeds(seed)[0]  # ValueError for a seed outside 0 ≤ seed < 2**64
+    start_game(grids, row, streams, np.empty(DECK_SIZE, np.int64), game_seed, first)
     return _logged_play(rules, row, grids, streams, codes, False)
 
 
@@ -271,5 +301,5 @@ def rollout(
     rules, rows, grids = _rows([state])
     codes = policy_codes(policies, rules.players)
     streams = np.zeros(1 + MAX_SEATS, np.uint64)
-    seed_streams(streams, np.uint64(seed), rules.players, int(rows[0, ROUND]))
+    seed_streams(streams, as_seeds(seed)[0], rules.players, int(rows[0, ROUND]))
     return _logged_play(rules, rows[0], grids[0], streams, codes, until == "round")
