@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -92,25 +92,27 @@ class PlayedGame(NamedTuple):
     final: FastState
 
 
-def whole_numbers(values: ArrayLike, name: str) -> NDArray[np.int64 | np.uint64]:
-    """`values` as a 1-D array of integers, or ValueError naming `name`: numpy would cast
-    1.5 to 1, and a nested list reaches the compiled code as a shape it cannot type."""
-    array = np.atleast_1d(np.asarray(values))
+def whole_numbers(values: ArrayLike, name: str) -> list[int] | NDArray[np.integer[Any]]:
+    """`values` as a flat run of integers (an integer array as it is, anything else as Python
+    ints), or ValueError naming `name`. Never through numpy's own guess: it casts 1.5 to 1,
+    and reads [2**63, 1] as floats, losing the seed."""
+    if isinstance(values, np.ndarray) and np.issubdtype(values.dtype, np.integer):
+        if values.ndim > 1:
+            raise ValueError(f"{name}: a flat sequence of whole numbers, not shape {values.shape}")
+        return np.atleast_1d(values)
+    array = np.atleast_1d(np.asarray(values, dtype=object))
     if array.ndim != 1:
         raise ValueError(f"{name}: a flat sequence of whole numbers, not shape {array.shape}")
-    if array.size and not (
-        np.issubdtype(array.dtype, np.integer)
-        or array.dtype == object
-        and all(type(v) is int for v in array.tolist())
-    ):
-        raise ValueError(f"{name}: whole numbers, not {array.dtype} values")
-    return array
+    items = array.tolist()
+    if not all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in items):
+        raise ValueError(f"{name}: whole numbers, not {items[:3]!r}")
+    return [int(v) for v in items]
 
 
 def policy_codes(policies: Sequence[int], players: int) -> NDArray[np.int64]:
     """One policy code per seat, checked (ValueError naming the policies otherwise)."""
     check_players(players)  # M2: the compiled tables hold 2 to 6 seats
-    codes = whole_numbers(policies, "policies").astype(np.int64)
+    codes = np.asarray(whole_numbers(policies, "policies"), np.int64)
     if codes.shape != (players,):
         raise ValueError(f"policies: one per seat, {players} in all, not {len(codes)}")
     if not np.isin(codes, list(POLICIES.values())).all():
@@ -120,14 +122,14 @@ def policy_codes(policies: Sequence[int], players: int) -> NDArray[np.int64]:
 
 def as_seeds(seeds: ArrayLike) -> NDArray[np.uint64]:
     """Seeds as a 1-D uint64 array (whole numbers 0 ≤ seed < 2**64; ValueError otherwise)."""
-    array = whole_numbers(seeds, "seeds")
-    if array.size and array.dtype != np.uint64:  # int64 may hold negatives; object, anything
-        low, high = (int(array.min()), int(array.max()))
+    values = whole_numbers(seeds, "seeds")
+    if len(values) and not (isinstance(values, np.ndarray) and values.dtype == np.uint64):
+        low, high = int(min(values)), int(max(values))
         if low < 0 or high >= 2**64:
             raise ValueError(
                 f"seeds: whole numbers 0 ≤ seed < 2**64, not {low if low < 0 else high}"
             )
-    return array.astype(np.uint64)
+    return np.asarray(values, np.uint64)
 
 
 def first_player_codes(
@@ -141,7 +143,9 @@ def first_player_codes(
                 "F1", "with the lowest-card rule the first player is found by turn 1's reveals"
             )
         return np.full(count, NONE, np.int64)
-    given = whole_numbers(NONE if first_players is None else first_players, "first_players")
+    given = np.asarray(
+        whole_numbers(NONE if first_players is None else first_players, "first_players"), np.int64
+    )
     if len(given) not in (1, count):
         raise ValueError(
             f"first_players: one for all games or one per game ({count}), not {len(given)}"

@@ -717,3 +717,14 @@ def test_openspiel_deals_only_the_cards_of_the_deck_and_speaks_only_for_seats() 
         state.observation_string(9)
     with pytest.raises(ValueError, match="not a seat"):
         state.information_state_string(-5)
+
+
+def test_the_kernel_reads_a_list_of_seeds_past_2_63_exactly() -> None:
+    """numpy guesses float64 for [2**63 + 5, 3]; the seeds must stay whole."""
+    kernel = pytest.importorskip("dekal.kernel")
+    import numpy as np
+
+    seeds = [2**63 + 5, 3]
+    from_list = kernel.play_games(Rules(players=2), seeds, [0, 1])
+    from_array = kernel.play_games(Rules(players=2), np.array(seeds, np.uint64), [0, 1])
+    assert from_list.scores.tolist() == from_array.scores.tolist()
