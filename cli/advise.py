@@ -29,7 +29,7 @@ from dekal.cli.bot_specs import SEARCH_LIMITS, checked_bot
 from dekal.cli.common import DekalCommand, err, fail, fail_with, out, print_json, whole_number
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
-from dekal_ref.reading import SEED_MAX
+from dekal_ref.reading import SEED_MAX, shown
 
 ADVISE_HELP = f"""Each legal action of one seat: expected score and P(win).
 
@@ -91,6 +91,15 @@ def progress_bar() -> Iterator[Callable[[int, int], None] | None]:
         yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
+def scheduler_address(value: object) -> str:
+    """--scheduler: not empty (it would read as "not given", and run here instead), and of a
+    length an address has."""
+    text = str(value)
+    if not text.strip() or len(text) > 1000:
+        raise typer.BadParameter(f"{shown(text)}: write the scheduler's address, tcp://HOST:PORT")
+    return text
+
+
 def read_view(text: str) -> Observation:
     try:
         return read_question(text)
@@ -139,7 +148,11 @@ def advise_command(
     ] = 1,
     scheduler: Annotated[
         str | None,
-        typer.Option(metavar="tcp://HOST:PORT", help="Run on this Dask cluster instead."),
+        typer.Option(
+            metavar="tcp://HOST:PORT",
+            help="Run on this Dask cluster instead.",
+            parser=scheduler_address,
+        ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
@@ -177,7 +190,20 @@ def advise_command(
         except DekalError as error:
             fail_with(error)
         except ClusterUnavailable as error:
-            fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
+            where = "--workers" if scheduler is None else "--scheduler"
+            fail(str(error), kind="input", field=where)
+        except Exception as error:
+            if scheduler is None:
+                raise  # a bug of ours: its traceback is wanted
+            # Whatever listens at that address may not be a Dask scheduler: an HTTP server's
+            # reply read as a frame length made Dask allocate exabytes (MemoryError), a short
+            # one a struct.error. The runner lets these through; name the address instead.
+            fail(
+                f"the scheduler {shown(scheduler)} did not answer as a Dask scheduler"
+                f" ({type(error).__name__}: {shown(str(error))})",
+                kind="input",
+                field="--scheduler",
+            )
     if json_output:
         print_json(answer.to_json())
     else:

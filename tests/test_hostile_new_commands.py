@@ -728,3 +728,56 @@ def test_the_kernel_reads_a_list_of_seeds_past_2_63_exactly() -> None:
     from_list = kernel.play_games(Rules(players=2), seeds, [0, 1])
     from_array = kernel.play_games(Rules(players=2), np.array(seeds, np.uint64), [0, 1])
     assert from_list.scores.tolist() == from_array.scores.tolist()
+
+
+# --- advise --scheduler: an address where something else listens -------------------------
+
+
+@pytest.fixture
+def not_a_scheduler() -> Iterator[str]:
+    """A TCP server that answers like a web server: Dask reads its reply as a frame length."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def answer() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                continue
+            with connection:
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    server.close()
+
+
+@pytest.mark.parametrize("json_mode", [True, False], ids=["json", "text"])
+def test_a_scheduler_address_where_no_dask_listens_is_refused_naming_it(
+    not_a_scheduler: str, json_mode: bool
+) -> None:
+    done = subprocess.run(
+        [DEKAL, "advise", LAST_PUSH, "--seat", "0", "--scheduler", not_a_scheduler,
+         *["--json"] * json_mode],
+        capture_output=True, text=True, timeout=BOUND, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    if json_mode:
+        assert json.loads(done.stdout)["error"]["field"] == "--scheduler"
+    else:
+        assert done.stderr.count("\n") == 1 and "--scheduler" in done.stderr
+
+
+def test_an_empty_scheduler_is_refused_not_read_as_none() -> None:
+    error = assert_refused(
+        dekal("advise", LAST_PUSH, "--seat", "0", "--scheduler", "", "--json"), True
+    )
+    assert error["field"] == "--scheduler"
