@@ -43,6 +43,7 @@ from dekal.actions import apply as fast_apply
 from dekal.bots.bot import Bot, make_bot
 from dekal.bots.observation import (
     Observation,
+    check_view,
     legal_actions,
     observation_of,
     read_public_view,
@@ -330,6 +331,9 @@ def check_reachable(view: Observation) -> None:
     * S4: a match goes on only while every total is under its threshold.
     """
     n, rules, phase, turn = view.players, view.rules, view.phase, view.turn
+    if {len(view.grids), len(view.picked), len(view.totals)} != {n}:
+        raise IllegalAction("M2", f"the rules seat {n}: one grid, pick and total per seat")
+    check_view(view)  # M1, M2: the deck, for a view made in Python rather than read
     playing = phase in (Phase.REVEAL, Phase.TAKE, Phase.PUSH)
     if not 1 <= turn <= TURNS_PER_ROUND or view.round < 1:
         raise IllegalAction("T5", f"round {view.round}, turn {turn}: a round has turns 1 to 16")

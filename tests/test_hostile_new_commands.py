@@ -781,3 +781,20 @@ def test_an_empty_scheduler_is_refused_not_read_as_none() -> None:
         dekal("advise", LAST_PUSH, "--seat", "0", "--scheduler", "", "--json"), True
     )
     assert error["field"] == "--scheduler"
+
+
+def test_the_python_api_checks_a_view_made_by_hand_as_the_command_line_does() -> None:
+    """advise() on an Observation built in Python, not read: the same refusals, by rule."""
+    from dekal.bots.advise import advise
+    from dekal.bots.observation import read_public_view
+    from dekal_ref.errors import IllegalAction
+
+    take = read_public_view(TAKE)
+    for forged, rule in [
+        (replace(take, centre=(), pile=take.pile + 2), "T3"),
+        (replace(take, rules=replace(take.rules, players=3)), "M2"),
+        (replace(take, turn=40), "T5"),
+    ]:
+        with pytest.raises(IllegalAction) as refused:
+            advise(forged, 1, samples=30)
+        assert refused.value.rule == rule
