@@ -9,6 +9,7 @@ far is saved as a record that `dekal replay` plays back.
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -161,9 +162,8 @@ def check_writable(path: Path) -> None:
     written is refused now, not after the game (os.access, which output_file asks, says yes
     to root for any path, /proc included). A file made by the check is removed again."""
     existed = path.exists()
-    try:
-        with path.open("a", encoding="utf-8"):
-            pass
+    try:  # non-blocking: a FIFO with no reader would otherwise wait here for ever
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666))
     except OSError as error:
         fail(f"{shown(str(path))}: cannot write: {error.strerror}", field="--record")
     if not existed:

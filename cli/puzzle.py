@@ -181,9 +181,12 @@ def _write_svg(picture: str, target: str) -> None:
         sys.stdout.write(picture)
         return
     try:
+        if Path(target).is_fifo():  # writing would wait for a reader for ever
+            fail(f"{shown(target)} is a named pipe: name a file, or - for stdout", field="--svg")
         Path(target).write_text(picture, encoding="utf-8")
-    except OSError as error:
-        fail(f"{target}: cannot write: {error.strerror}", field="--svg")
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        fail(f"{shown(target)}: cannot write: {getattr(error, 'strerror', None) or error}",
+             field="--svg")  # fmt: skip
 
 
 def puzzle(

@@ -798,3 +798,34 @@ def test_the_python_api_checks_a_view_made_by_hand_as_the_command_line_does() ->
         with pytest.raises(IllegalAction) as refused:
             advise(forged, 1, samples=30)
         assert refused.value.rule == rule
+
+
+# --- output paths that would hang or cannot be names ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["play", "--json", "--record"], ["puzzle", "1", "--json", "--svg"]],
+    ids=["play --record", "puzzle --svg"],
+)
+def test_a_named_pipe_as_output_is_refused_not_waited_on(
+    command: list[str], tmp_path: Path
+) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [DEKAL, *command, str(fifo)], input="", capture_output=True, text=True, timeout=BOUND,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert json.loads(done.stdout)["error"]["field"] == command[-1]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["play", "--json", "--record"], ["puzzle", "1", "--json", "--svg"]],
+    ids=["play --record", "puzzle --svg"],
+)
+def test_a_nul_in_an_output_path_is_refused_naming_the_option(command: list[str]) -> None:
+    error = assert_refused(dekal(*command, "/tmp/a\x00b", stdin=""), json_mode=True)
+    assert error["field"] == command[-1]
