@@ -829,3 +829,22 @@ def test_a_named_pipe_as_output_is_refused_not_waited_on(
 def test_a_nul_in_an_output_path_is_refused_naming_the_option(command: list[str]) -> None:
     error = assert_refused(dekal(*command, "/tmp/a\x00b", stdin=""), json_mode=True)
     assert error["field"] == command[-1]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    lines=st.lists(
+        st.text(max_size=60)
+        | st.sampled_from(
+            ["legal", "help", "quit", "", "b3", "T", "L2", "reveal 0 a1", "take 9 T"]
+        ),
+        max_size=12,
+    )
+)
+def test_play_reads_any_lines_and_answers_each_with_json(lines: list[str]) -> None:
+    """Whatever is typed, --json output stays one JSON object a line, ending with `end`."""
+    typed = "\n".join(line.replace("\n", " ").replace("\r", " ") for line in lines)
+    result = dekal("play", "--seed", "1", "--json", "--record", os.devnull, stdin=typed)
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[-1]["event"] == "end"
