@@ -41,7 +41,14 @@ from statistics import NormalDist
 from dekal import bits
 from dekal.actions import apply as fast_apply
 from dekal.bots.bot import Bot, make_bot
-from dekal.bots.observation import Observation, legal_actions, observation_of, unseen_cards
+from dekal.bots.observation import (
+    Observation,
+    check_view,
+    legal_actions,
+    observation_of,
+    read_public_view,
+    unseen_cards,
+)
 from dekal.bots.rollout import POLICIES as ROLLOUT_POLICIES
 from dekal.bots.rollout import round_outcomes
 from dekal.bots.sampler import exact_worlds, sample_fast
@@ -51,15 +58,23 @@ from dekal.position import from_reference
 from dekal.simulation.runner import run_chunks
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Action
-from dekal_ref.errors import DekalError
+from dekal_ref.deal import DECK
+from dekal_ref.errors import DekalError, IllegalAction, NotationError
+from dekal_ref.notation import HOLE, cell_name
+from dekal_ref.position import parse_position
 from dekal_ref.ranking import places
-from dekal_ref.state import Phase
+from dekal_ref.state import GameState, Phase
 
 CONFIDENCE = 0.95
 Z95 = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)  # 1.959963…: the normal interval's half-width
 MIN_SAMPLES, MAX_SAMPLES = 30, 100_000
 """--samples bounds: the normal interval of a mean needs some thirty draws to be honest; the
 upper bound keeps one answer within minutes on one core."""
+MAX_SEARCH_WORK = 300_000_000
+"""With a searching model (pimc, ismcts) every decision of the played-out round runs a search:
+an answer may cost at most this much work, worlds x actions x decisions left in the round x
+the search's work per decision (search_work), at most half an hour on one core (measured:
+pimc about 7 microseconds a unit, ismcts about 8)."""
 DETERMINISTIC_MODELS = frozenset({"greedy"})
 """Models that make no draws: under them, a world's outcome is one number, not a sample."""
 
@@ -201,7 +216,7 @@ class Advice:
             "seat": self.seat,
             "phase": self.phase,
             "samples": self.samples,
-            "model": self.model,
+            "bot": self.model,  # the spec --bot takes, as simulate and play name it
             "exact": self.exact,
             "seed": self.seed,
             "actions": [
@@ -291,6 +306,122 @@ def enumerated_worlds(view: Observation, limit: int) -> list[tuple[FastState, Fr
         for cards, chance in fillings
         for chosen in picks
     ]
+
+
+# --- which positions can be asked about ---------------------------------------------------
+
+
+def check_reachable(view: Observation) -> None:
+    """Refuse, naming the rule, a view that no game can reach: advise plays the round on from
+    it, and a clock, a phase or grids that contradict each other would make its figures (and
+    the legal actions) meaningless. dekal.bots.observation.check_view has checked the deck
+    (M1, M2); this checks the round's shape, from what every turn does to every grid:
+
+    * T5: a round has turns 1 to 16; a single game has one round (S4); `next` is a match's;
+    * T1: each turn reveals one face-down card of each grid, and pushes never turn a card
+      over (P1, P2), so a grid has 17 - turn face-down cards at the reveal, 16 - turn after
+      it, none once the round is scored; picks are made, and stay secret, in the reveal only,
+      and the last pick reveals them all at once; the centre fills at the reveal;
+    * T3, T4: a take finds 1 to n cards in the centre, a push 0 to n - 1; a card waits in
+      hand only for its push; a seat that has not pushed this turn has its hole, one that
+      has pushed has none, and before the reveal no grid has a hole;
+    * F1, F3, M4: the start is a seat at the table, unknown only on turn 1 of round 1, before
+      the reveal, when the lowest card decides it; F2: tie-break draws leave play in round 1
+      only, and not before the first reveal;
+    * S4: a match goes on only while every total is under its threshold.
+    """
+    n, rules, phase, turn = view.players, view.rules, view.phase, view.turn
+    if {len(view.grids), len(view.picked), len(view.totals)} != {n}:
+        raise IllegalAction("M2", f"the rules seat {n}: one grid, pick and total per seat")
+    check_view(view)  # M1, M2: the deck, for a view made in Python rather than read
+    playing = phase in (Phase.REVEAL, Phase.TAKE, Phase.PUSH)
+    if not 1 <= turn <= TURNS_PER_ROUND or view.round < 1:
+        raise IllegalAction("T5", f"round {view.round}, turn {turn}: a round has turns 1 to 16")
+    if not playing and turn != TURNS_PER_ROUND:
+        raise IllegalAction("T5", f"the round is scored only after turn 16, not turn {turn}")
+    if rules.threshold is None and view.round != 1:
+        raise IllegalAction("S4", f"a single game has one round, not round {view.round}")
+    if rules.threshold is None and phase is Phase.NEXT_ROUND:
+        raise IllegalAction("T5", "a single game has no next round: it is over (write over)")
+    over_threshold = rules.threshold is not None and max(view.totals) >= rules.threshold
+    if over_threshold and phase is not Phase.OVER:
+        raise IllegalAction("S4", f"a total reached {rules.threshold}: the match is over")
+    if rules.threshold is None and phase is not Phase.OVER and any(view.totals):
+        raise IllegalAction("S4", "a single game has no totals before its round is scored")
+    first_reveal = view.round == 1 and turn == 1 and phase is Phase.REVEAL
+    if (view.start is None) != (first_reveal and rules.first == "lowest"):
+        raise IllegalAction(
+            "F1", "the lowest card of round 1's first reveal gives the start: before it the"
+            " start is unknown (-), after it known (F3: given from the outset)",
+        )  # fmt: skip
+    if view.start is not None and view.start >= n:
+        raise IllegalAction("M4", f"the start {view.start} is not a seat: seats are 0 to {n - 1}")
+    if view.removed and (view.round != 1 or first_reveal or rules.first != "lowest"):
+        raise IllegalAction("F2", "cards leave play to break the first tie of round 1 only")
+    if any(view.picked) and phase is not Phase.REVEAL or all(view.picked):
+        raise IllegalAction("T1", "picks are secret during the reveal only; the last reveals all")
+    if (phase is Phase.REVEAL or not playing) and view.centre:
+        raise IllegalAction("T1", f"the centre fills at the reveal; in {phase.value} it is empty")
+    if phase is Phase.TAKE and not 1 <= len(view.centre) <= n:
+        raise IllegalAction("T3", f"a take finds 1 to {n} cards in the centre")
+    if phase is Phase.PUSH and len(view.centre) > n - 1:
+        raise IllegalAction("T4", f"a push leaves 0 to {n - 1} cards in the centre")
+    down = {Phase.REVEAL: 17 - turn}.get(phase, 16 - turn if playing else 0)
+    pushed = _pushed_this_turn(view)
+    for seat, cells in enumerate(view.grids):
+        if len(view.face_down_cells(seat)) != down:
+            raise IllegalAction(
+                "T1", f"seat {seat} has {len(view.face_down_cells(seat))} face-down cards:"
+                f" {down} in {phase.value} of turn {turn}, one revealed each turn",
+            )  # fmt: skip
+        holes = cells.count(HOLE)
+        if holes != int(phase in (Phase.TAKE, Phase.PUSH) and seat not in pushed):
+            raise IllegalAction(
+                "T4", f"seat {seat} has {holes} holes: a seat's reveal leaves one, its push"
+                " fills it",
+            )  # fmt: skip
+
+
+def _pushed_this_turn(view: Observation) -> set[int]:
+    """T3, T4: the seats that have taken and pushed this turn, from the token holder on."""
+    if view.phase not in (Phase.TAKE, Phase.PUSH) or view.start is None:
+        return set()
+    token = (view.start + view.turn - 1) % view.players
+    done = view.players - len(view.centre) - (view.phase is Phase.PUSH)
+    return {(token + k) % view.players for k in range(done)}
+
+
+def check_full_position(state: GameState) -> None:
+    """A full position shows what its view hides, so it must hold the deck exactly (M1: the
+    face-down cards and the pile included) and each made pick must be a face-down cell of its
+    seat (T1)."""
+    cards = Counter(card.value for grid in state.grids for card in grid if card is not None)
+    cards.update(state.centre + state.pile + state.removed)
+    if state.hand is not None:
+        cards[state.hand] += 1
+    for value in sorted(set(cards) | set(DECK)):
+        if cards[value] != DECK.count(value):
+            raise IllegalAction(
+                "M1", f"the position holds {cards[value]} cards of value {value}; the deck"
+                f" has {DECK.count(value)}",
+            )  # fmt: skip
+    for seat, pick in enumerate(state.picks):
+        if pick is not None and pick not in state.face_down_cells(seat):
+            raise IllegalAction(
+                "T1", f"seat {seat} picked {cell_name(pick)}, which is not a face-down card"
+            )
+
+
+def read_question(text: str) -> Observation:
+    """The position `dekal advise` is asked about: a public view line, or a full position
+    (checked whole, then hidden). NotationError naming the field, or IllegalAction naming the
+    rule for a position no game reaches (check_view, check_full_position, check_reachable)."""
+    stripped = text.strip()
+    if "?" not in stripped and "#" not in stripped:  # a full position: no view writes neither
+        check_full_position(parse_position(stripped))
+    view = read_public_view(stripped)
+    check_reachable(view)
+    return view
 
 
 # --- playing a round out ------------------------------------------------------------------
@@ -397,6 +528,27 @@ def decision_of(view: Observation, seat: int) -> str:
     return "take" if view.phase is Phase.TAKE else "push"
 
 
+def decisions_left(view: Observation) -> int:
+    """How many decisions the round has left after this one (T1, T3, T4: each turn every
+    seat reveals, takes and pushes): a bound on the searches a played-out round runs."""
+    n = view.players
+    this_turn = {
+        Phase.REVEAL: view.picked.count(False) + 2 * n,
+        Phase.TAKE: 2 * len(view.centre),
+        Phase.PUSH: 1 + 2 * len(view.centre),
+    }.get(view.phase, 0)
+    return max(0, this_turn - 1 + 3 * n * (TURNS_PER_ROUND - view.turn))
+
+
+def search_work(view: Observation, actions: int, worlds: int, bot: Bot) -> int:
+    """The work of an answer whose model searches at every later decision, in units of about
+    one compiled playout: pimc plays each of at most 16 legal actions in each sample, ismcts
+    runs a tree descent and a playout per iteration (some sixteen times a playout's cost).
+    The compiled policies (random, greedy) search nothing: 0."""
+    per_decision = 16 * (getattr(bot, "samples", 0) + getattr(bot, "iterations", 0))
+    return worlds * actions * decisions_left(view) * per_decision
+
+
 def ends_the_round(view: Observation, phase: str) -> bool:
     """The last push of the round (T5): after it nobody decides, whatever the model."""
     return phase == "push" and view.turn == TURNS_PER_ROUND and not view.centre
@@ -418,12 +570,23 @@ def advise(
     """Every legal action of `seat` in `view`, best first (see the module docstring).
 
     AdviceError (field "seat") for a seat not at the table or with nothing to decide;
-    NotationError (field "bot") for an unknown model."""
+    NotationError (field "bot") for an unknown model or a search past MAX_SEARCH_WORK;
+    IllegalAction naming the rule for a
+    view no game reaches (check_reachable)."""
+    check_reachable(view)
     phase = decision_of(view, seat)
-    model = make_bot(model).name  # the canonical spec; an unknown model is refused here
+    bot = make_bot(model)  # an unknown model is refused here
+    model = bot.name  # the canonical spec
     if playout not in PLAYOUTS:
         raise ValueError(f"playout: one of {', '.join(PLAYOUTS)}, not {playout!r}")
     actions = tuple(legal_actions(view, seat))
+    work = search_work(view, len(actions), samples, bot)
+    if work > MAX_SEARCH_WORK:
+        raise NotationError(
+            "bot", f"{model} searching at each of {decisions_left(view)} later decisions of"
+            f" {samples:,} worlds x {len(actions)} actions is {work:,} units of work: at most"
+            f" {MAX_SEARCH_WORK:,}; give fewer --samples or a smaller search",
+        )  # fmt: skip
     certain_play = model in DETERMINISTIC_MODELS or ends_the_round(view, phase)
     enumerated = enumerated_worlds(view, samples) if certain_play else None
     if enumerated is not None:

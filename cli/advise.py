@@ -15,12 +15,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from dekal.bots.advise import MAX_SAMPLES, MIN_SAMPLES, Advice, advise
-from dekal.bots.observation import Observation, read_public_view
+from dekal.bots.advise import (
+    MAX_SAMPLES,
+    MAX_SEARCH_WORK,
+    MIN_SAMPLES,
+    Advice,
+    AdviceError,
+    advise,
+    read_question,
+)
+from dekal.bots.observation import Observation
+from dekal.cli.bot_specs import SEARCH_LIMITS, checked_bot
 from dekal.cli.common import DekalCommand, err, fail, fail_with, out, print_json, whole_number
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
-from dekal_ref.reading import SEAT_MAX, SEED_MAX
+from dekal_ref.reading import SEED_MAX, shown
 
 ADVISE_HELP = f"""Each legal action of one seat: expected score and P(win).
 
@@ -48,11 +57,15 @@ The last column is the interval of (this action's score minus the best action's)
 world: on the same worlds it is narrower than either score's own interval, so it says
 whether the best is really better.
 
---json prints {{"seat", "phase", "samples", "model", "exact", "seed", "actions": [{{"action",
+--json prints {{"seat", "phase", "samples", "bot", "exact", "seed", "actions": [{{"action",
 "expected_score", "ci95": [lo, hi], "p_win", "versus_best": [lo, hi]}}, ...], "best"}}.
 
---samples is {MIN_SAMPLES}-{MAX_SAMPLES:,} worlds (default 1,000). docs/analysis.md says what
-the numbers mean and what they do not (a model of the other players, not a proof).
+--samples is {MIN_SAMPLES}-{MAX_SAMPLES:,} worlds (default 1,000). A searching --bot runs a search
+at every later decision of every world: pimc:samples=N and ismcts:iterations=N take N up to
+{SEARCH_LIMITS["samples"]:,} and {SEARCH_LIMITS["iterations"]:,}, and an answer costs at most {MAX_SEARCH_WORK:,} units
+of work (worlds x actions x decisions left x 16 x the search's N; at most half an hour):
+past it, advise refuses before it starts. docs/analysis.md says what the numbers mean and what they
+do not (a model of the other players, not a proof).
 
 Exit codes: 0 answered; 2 a malformed position, a seat not at the table or with nothing to
 decide (not its turn, already picked, the round is scored), a bad option.
@@ -78,9 +91,18 @@ def progress_bar() -> Iterator[Callable[[int, int], None] | None]:
         yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
+def scheduler_address(value: object) -> str:
+    """--scheduler: not empty (it would read as "not given", and run here instead), and of a
+    length an address has."""
+    text = str(value)
+    if not text.strip() or len(text) > 1000:
+        raise typer.BadParameter(f"{shown(text)}: write the scheduler's address, tcp://HOST:PORT")
+    return text
+
+
 def read_view(text: str) -> Observation:
     try:
-        return read_public_view(text)
+        return read_question(text)
     except DekalError as error:
         fail_with(error)
 
@@ -92,9 +114,7 @@ def advise_command(
     ],
     seat: Annotated[
         int,
-        typer.Option(
-            metavar="S", help="The seat to advise (0-5).", parser=whole_number(0, SEAT_MAX)
-        ),
+        typer.Option(metavar="S", help="The seat to advise (0-5).", parser=whole_number(0, 5)),
     ],
     samples: Annotated[
         int,
@@ -128,12 +148,20 @@ def advise_command(
     ] = 1,
     scheduler: Annotated[
         str | None,
-        typer.Option(metavar="tcp://HOST:PORT", help="Run on this Dask cluster instead."),
+        typer.Option(
+            metavar="tcp://HOST:PORT",
+            help="Run on this Dask cluster instead.",
+            parser=scheduler_address,
+        ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
     ] = False,
 ) -> None:
+    try:  # options first: before any work starts
+        checked_bot(bot)
+    except NotationError as error:
+        fail(error.message, field="--bot")
     view = read_view(position)
     if seat >= view.rules.players:
         fail(
@@ -157,10 +185,25 @@ def advise_command(
             if error.field == "bot":
                 fail(error.message, field="--bot")
             fail_with(error)
+        except AdviceError as error:  # about the seat asked for: named as the option
+            fail(error.message, kind="input", field="--seat")
         except DekalError as error:
             fail_with(error)
         except ClusterUnavailable as error:
-            fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
+            where = "--workers" if scheduler is None else "--scheduler"
+            fail(str(error), kind="input", field=where)
+        except Exception as error:
+            if scheduler is None:
+                raise  # a bug of ours: its traceback is wanted
+            # Whatever listens at that address may not be a Dask scheduler: an HTTP server's
+            # reply read as a frame length made Dask allocate exabytes (MemoryError), a short
+            # one a struct.error. The runner lets these through; name the address instead.
+            fail(
+                f"the scheduler {shown(scheduler)} did not answer as a Dask scheduler"
+                f" ({type(error).__name__}: {shown(str(error))})",
+                kind="input",
+                field="--scheduler",
+            )
     if json_output:
         print_json(answer.to_json())
     else:

@@ -9,6 +9,7 @@ far is saved as a record that `dekal replay` plays back.
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -16,8 +17,8 @@ from typing import Annotated
 
 import typer
 
-from dekal.bots.bot import make_bot
 from dekal.cli.app import Interrupted
+from dekal.cli.bot_specs import checked_bot
 from dekal.cli.common import DekalCommand, fail, output_file, user_errors, whole_number
 from dekal.cli.play_table import Step, Table, read_human_action, seat_actions
 from dekal.cli.play_views import JsonView, TextView, View
@@ -156,6 +157,19 @@ def save_record(table: Table, target: Path | None) -> Path | None:
     return path
 
 
+def check_writable(path: Path) -> None:
+    """--record: open the file for appending before the game starts, so a path that cannot be
+    written is refused now, not after the game (os.access, which output_file asks, says yes
+    to root for any path, /proc included). A file made by the check is removed again."""
+    existed = path.exists()
+    try:  # non-blocking: a FIFO with no reader would otherwise wait here for ever
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666))
+    except OSError as error:
+        fail(f"{shown(str(path))}: cannot write: {error.strerror}", field="--record")
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
 def _free_name(path: Path) -> Path:
     """`path`, or path-2, path-3, … if it exists: a default name never overwrites a game."""
     number = 2
@@ -226,6 +240,8 @@ def play(
         typer.Option("--json", help="Machine mode: JSON lines out, one action per line in."),
     ] = False,
 ) -> None:
+    if record is not None:
+        check_writable(record)
     specs = parse_bot_list(bots, players)
     players = players or len(specs) + 1
     if len(specs) != players - 1:
@@ -241,8 +257,11 @@ def play(
             first=parse_first_rule(first),
             threshold=match,
         )
-        others = iter(make_bot(spec) for spec in specs)
-        seated = [None if s == seat else next(others) for s in range(players)]
+    try:
+        others = iter([checked_bot(spec) for spec in specs])
+    except NotationError as error:
+        fail(error.message, field="--bots")  # named as advise names its --bot
+    seated = [None if s == seat else next(others) for s in range(players)]
     table = Table(
         rules=rules,
         seed=secrets.randbelow(SEED_MAX + 1) if seed is None else seed,

@@ -33,7 +33,7 @@ from dekal.proofs.replay import replay
 from dekal_ref.errors import IllegalAction
 from dekal_ref.notation import cell_name, value_symbol
 from dekal_ref.push import push_chain
-from dekal_ref.reading import shown
+from dekal_ref.reading import SEED_MAX, shown
 from dekal_ref.svg import grid_svg
 from dekal_ref.words import plural
 
@@ -89,7 +89,7 @@ def choose(
 
 def legal_answer(puzzle: Puzzle, text: str) -> Move:
     """The player's move, read and checked against the rules (T1, P1/P2) with the puzzle."""
-    with user_errors("--answer: "):
+    with user_errors():  # the error names its field, --answer
         move = parse_move(text, "--answer")
     if move.reveal not in puzzle.face_down:
         fail(
@@ -181,9 +181,12 @@ def _write_svg(picture: str, target: str) -> None:
         sys.stdout.write(picture)
         return
     try:
+        if Path(target).is_fifo():  # writing would wait for a reader for ever
+            fail(f"{shown(target)} is a named pipe: name a file, or - for stdout", field="--svg")
         Path(target).write_text(picture, encoding="utf-8")
-    except OSError as error:
-        fail(f"{target}: cannot write: {error.strerror}", field="--svg")
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        fail(f"{shown(target)}: cannot write: {getattr(error, 'strerror', None) or error}",
+             field="--svg")  # fmt: skip
 
 
 def puzzle(
@@ -208,8 +211,8 @@ def puzzle(
         int | None,
         typer.Option(
             metavar="X",
-            help="Seed of --random: the same seed gives the same puzzle.",
-            parser=whole_number(0, 2**63 - 1, "a seed is a whole number"),
+            help="Seed of --random, 0 ≤ X < 2^64: the same seed gives the same puzzle.",
+            parser=whole_number(0, SEED_MAX),
         ),
     ] = None,
     answer: Annotated[

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -51,6 +51,7 @@ from dekal.kernel_state import (
 from dekal.kernel_tables import PUSH_COUNT, PUSH_NAMES, STEPS
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Reveal, Take
+from dekal_ref.deal import check_players
 from dekal_ref.errors import IllegalAction
 from dekal_ref.state import GameState, Rules
 
@@ -91,9 +92,27 @@ class PlayedGame(NamedTuple):
     final: FastState
 
 
+def whole_numbers(values: ArrayLike, name: str) -> list[int] | NDArray[np.integer[Any]]:
+    """`values` as a flat run of integers (an integer array as it is, anything else as Python
+    ints), or ValueError naming `name`. Never through numpy's own guess: it casts 1.5 to 1,
+    and reads [2**63, 1] as floats, losing the seed."""
+    if isinstance(values, np.ndarray) and np.issubdtype(values.dtype, np.integer):
+        if values.ndim > 1:
+            raise ValueError(f"{name}: a flat sequence of whole numbers, not shape {values.shape}")
+        return np.atleast_1d(values)
+    array = np.atleast_1d(np.asarray(values, dtype=object))
+    if array.ndim != 1:
+        raise ValueError(f"{name}: a flat sequence of whole numbers, not shape {array.shape}")
+    items = array.tolist()
+    if not all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in items):
+        raise ValueError(f"{name}: whole numbers, not {items[:3]!r}")
+    return [int(v) for v in items]
+
+
 def policy_codes(policies: Sequence[int], players: int) -> NDArray[np.int64]:
     """One policy code per seat, checked (ValueError naming the policies otherwise)."""
-    codes = np.asarray(policies, np.int64)
+    check_players(players)  # M2: the compiled tables hold 2 to 6 seats
+    codes = np.asarray(whole_numbers(policies, "policies"), np.int64)
     if codes.shape != (players,):
         raise ValueError(f"policies: one per seat, {players} in all, not {len(codes)}")
     if not np.isin(codes, list(POLICIES.values())).all():
@@ -102,8 +121,15 @@ def policy_codes(policies: Sequence[int], players: int) -> NDArray[np.int64]:
 
 
 def as_seeds(seeds: ArrayLike) -> NDArray[np.uint64]:
-    """Seeds as a 1-D uint64 array (whole numbers 0 ≤ seed < 2**64)."""
-    return np.atleast_1d(np.asarray(seeds, np.uint64))
+    """Seeds as a 1-D uint64 array (whole numbers 0 ≤ seed < 2**64; ValueError otherwise)."""
+    values = whole_numbers(seeds, "seeds")
+    if len(values) and not (isinstance(values, np.ndarray) and values.dtype == np.uint64):
+        low, high = int(min(values)), int(max(values))
+        if low < 0 or high >= 2**64:
+            raise ValueError(
+                f"seeds: whole numbers 0 ≤ seed < 2**64, not {low if low < 0 else high}"
+            )
+    return np.asarray(values, np.uint64)
 
 
 def first_player_codes(
@@ -117,7 +143,14 @@ def first_player_codes(
                 "F1", "with the lowest-card rule the first player is found by turn 1's reveals"
             )
         return np.full(count, NONE, np.int64)
-    chosen = np.broadcast_to(np.asarray(NONE if first_players is None else first_players), count)
+    given = np.asarray(
+        whole_numbers(NONE if first_players is None else first_players, "first_players"), np.int64
+    )
+    if len(given) not in (1, count):
+        raise ValueError(
+            f"first_players: one for all games or one per game ({count}), not {len(given)}"
+        )
+    chosen = np.broadcast_to(given, count)
     if not ((chosen >= 0) & (chosen < n)).all():
         raise IllegalAction("F3", f"the chosen variant needs a first player 0–{n - 1} at set-up")
     return chosen.astype(np.int64)
@@ -251,7 +284,8 @@ def played_game(
     first = int(first_player_codes(rules, first_player, 1)[0])
     row, grids = template_row(rules), np.zeros(rules.players, np.uint64)
     streams = np.zeros(1 + MAX_SEATS, np.uint64)
-    start_game(grids, row, streams, np.empty(DECK_SIZE, np.int64), np.uint64(seed), first)
+    game_seed = as_seeds(seed)[0]  # ValueError for a seed outside 0 ≤ seed < 2**64
+    start_game(grids, row, streams, np.empty(DECK_SIZE, np.int64), game_seed, first)
     return _logged_play(rules, row, grids, streams, codes, False)
 
 
@@ -271,5 +305,5 @@ def rollout(
     rules, rows, grids = _rows([state])
     codes = policy_codes(policies, rules.players)
     streams = np.zeros(1 + MAX_SEATS, np.uint64)
-    seed_streams(streams, np.uint64(seed), rules.players, int(rows[0, ROUND]))
+    seed_streams(streams, as_seeds(seed)[0], rules.players, int(rows[0, ROUND]))
     return _logged_play(rules, rows[0], grids[0], streams, codes, until == "round")

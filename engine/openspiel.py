@@ -201,6 +201,8 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, number: int) -> None:
         if self.position is None:
+            if self.left[number + 1] <= 0:  # M1: ten of each value 1-10, no other card
+                raise ValueError(f"chance outcome {number}: no card of value {number + 1} is left")
             self.deck.append(number + 1)
             self.left[number + 1] -= 1
             if len(self.deck) == CARDS:
@@ -252,9 +254,17 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
     def own_pick(self, seat: int) -> Reveal | None:
         return next((pick for pick in self.pending if pick.seat == seat), None)
 
+    def _seat(self, player: int | None) -> int:
+        """The seat a string is for: the one to move by default, else a seat at the table."""
+        if player is None:
+            return self.current_player()
+        if not 0 <= player < self.rules.players:
+            raise ValueError(f"player {player} is not a seat: 0 to {self.rules.players - 1} (M4)")
+        return player
+
     def information_state_string(self, player: int | None = None) -> str:
         """Everything `player` has seen, in order (perfect recall; see the module docstring)."""
-        seat = self.current_player() if player is None else player
+        seat = self._seat(player)
         if self.position is None:
             return f"seat {seat}; dealt {len(self.deck)}"
         secret = [str(pick) if pick.seat == seat else f"reveal {pick.seat} ?"
@@ -263,7 +273,7 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
 
     def observation_string(self, player: int | None = None) -> str:
         """The public view of the position (M3), and the seat's own pick if it made one."""
-        seat = self.current_player() if player is None else player
+        seat = self._seat(player)
         if self.position is None:
             return f"seat {seat}; dealt {len(self.deck)}"
         pick = self.own_pick(seat)

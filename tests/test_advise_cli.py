@@ -37,8 +37,8 @@ def test_json_gives_every_action_with_its_figures_best_first() -> None:
     shown = dekal(LAST_PUSH, "--seat", "0", "--json")
     assert shown.exit_code == 0, shown.output
     payload = json.loads(shown.stdout)
-    assert set(payload) == {"seat", "phase", "samples", "model", "exact", "seed", "actions", "best"}
-    assert (payload["seat"], payload["phase"], payload["model"]) == (0, "push", "greedy")
+    assert set(payload) == {"seat", "phase", "samples", "bot", "exact", "seed", "actions", "best"}
+    assert (payload["seat"], payload["phase"], payload["bot"]) == (0, "push", "greedy")
     assert [a["action"] for a in payload["actions"]] == ["push 0 L", "push 0 T"]
     assert payload["actions"][0] == {
         "action": "push 0 L",
@@ -81,7 +81,7 @@ def test_a_seat_with_nothing_to_decide_is_told_so() -> None:
     shown = dekal(LAST_PUSH, "--seat", "1")
     assert shown.exit_code == 2
     assert "seat 1 has nothing to decide" in shown.output
-    assert error_of(dekal(LAST_PUSH, "--seat", "1", "--json"))["field"] == "seat"
+    assert error_of(dekal(LAST_PUSH, "--seat", "1", "--json"))["field"] == "--seat"
 
 
 @pytest.mark.parametrize("samples", ["29", "100001", "-5", "many"])

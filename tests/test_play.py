@@ -326,7 +326,7 @@ def test_the_default_record_name_is_printed_and_never_overwrites(
         (["--players", "4", "--bots", "random,greedy"], "--bots"),
         (["--players", "2", "--seat", "2"], "--seat"),
         (["--players", "7"], "--players"),
-        (["--bots", "chess"], "bot"),
+        (["--bots", "chess"], "--bots"),
         (["--variant", "diagonal"], "variant"),
     ],
 )
