@@ -216,7 +216,7 @@ class Advice:
             "seat": self.seat,
             "phase": self.phase,
             "samples": self.samples,
-            "bot": self.model,  # the spec --bot takes, as simulate and play name it
+            "model": self.model,  # issue 10 names the key: the bot that plays every later move
             "exact": self.exact,
             "seed": self.seed,
             "actions": [

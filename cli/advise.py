@@ -57,7 +57,7 @@ The last column is the interval of (this action's score minus the best action's)
 world: on the same worlds it is narrower than either score's own interval, so it says
 whether the best is really better.
 
---json prints {{"seat", "phase", "samples", "bot", "exact", "seed", "actions": [{{"action",
+--json prints {{"seat", "phase", "samples", "model", "exact", "seed", "actions": [{{"action",
 "expected_score", "ci95": [lo, hi], "p_win", "versus_best": [lo, hi]}}, ...], "best"}}.
 
 --samples is {MIN_SAMPLES}-{MAX_SAMPLES:,} worlds (default 1,000). A searching --bot runs a search

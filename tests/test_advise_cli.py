@@ -37,8 +37,8 @@ def test_json_gives_every_action_with_its_figures_best_first() -> None:
     shown = dekal(LAST_PUSH, "--seat", "0", "--json")
     assert shown.exit_code == 0, shown.output
     payload = json.loads(shown.stdout)
-    assert set(payload) == {"seat", "phase", "samples", "bot", "exact", "seed", "actions", "best"}
-    assert (payload["seat"], payload["phase"], payload["bot"]) == (0, "push", "greedy")
+    assert set(payload) == {"seat", "phase", "samples", "model", "exact", "seed", "actions", "best"}
+    assert (payload["seat"], payload["phase"], payload["model"]) == (0, "push", "greedy")
     assert [a["action"] for a in payload["actions"]] == ["push 0 L", "push 0 T"]
     assert payload["actions"][0] == {
         "action": "push 0 L",
