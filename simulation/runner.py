@@ -106,6 +106,13 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
             ) from None
         except (ValueError, TypeError) as error:  # an address Dask cannot read
             raise ClusterUnavailable(f"cannot reach the scheduler {scheduler}: {error}") from None
+        except Exception as error:
+            # Something else listens there: a web server's reply read as a frame length made
+            # Dask allocate exabytes (MemoryError), a short reply raised struct.error.
+            raise ClusterUnavailable(
+                f"the scheduler {scheduler} did not answer as a Dask scheduler"
+                f" ({type(error).__name__})"
+            ) from None
         with client:
             _wait_for_a_worker(client, scheduler)
             yield client

@@ -776,6 +776,26 @@ def test_a_scheduler_address_where_no_dask_listens_is_refused_naming_it(
         assert done.stderr.count("\n") == 1 and "--scheduler" in done.stderr
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "--players", "2", "--games", "10", "--seed", "0"],
+        ["conformance", "fuzz", "--engine", "ref", "--games", "2", "--no-db"],
+    ],
+    ids=["simulate", "fuzz"],
+)
+def test_every_command_with_a_scheduler_refuses_an_address_where_no_dask_listens(
+    not_a_scheduler: str, command: list[str]
+) -> None:
+    done = subprocess.run(
+        [DEKAL, *command, "--scheduler", not_a_scheduler, "--json"],
+        capture_output=True, text=True, timeout=BOUND, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert json.loads(done.stdout)["error"]["field"] == "--scheduler", done.stdout
+    assert "Traceback" not in done.stderr
+
+
 def test_an_empty_scheduler_is_refused_not_read_as_none() -> None:
     error = assert_refused(
         dekal("advise", LAST_PUSH, "--seat", "0", "--scheduler", "", "--json"), True
