@@ -26,7 +26,16 @@ from dekal.bots.advise import (
 )
 from dekal.bots.observation import Observation
 from dekal.cli.bot_specs import SEARCH_LIMITS, checked_bot
-from dekal.cli.common import DekalCommand, err, fail, fail_with, out, print_json, whole_number
+from dekal.cli.common import (
+    DekalCommand,
+    err,
+    fail,
+    fail_with,
+    out,
+    print_json,
+    scheduler_address,
+    whole_number,
+)
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.reading import SEED_MAX, shown
@@ -89,15 +98,6 @@ def progress_bar() -> Iterator[Callable[[int, int], None] | None]:
     ) as bar:
         task = bar.add_task("advise", total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
-
-
-def scheduler_address(value: object) -> str:
-    """--scheduler: not empty (it would read as "not given", and run here instead), and of a
-    length an address has."""
-    text = str(value)
-    if not text.strip() or len(text) > 1000:
-        raise typer.BadParameter(f"{shown(text)}: write the scheduler's address, tcp://HOST:PORT")
-    return text
 
 
 def read_view(text: str) -> Observation:

@@ -383,3 +383,15 @@ def engine_by_name(name: str) -> GameAPI:
     if name not in ENGINE_NAMES:
         fail(f"{shown(name)}: choose one of {', '.join(ENGINE_NAMES)}", field="--engine")
     return get_engine(name)
+
+
+_SCHEDULER = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]{1,253}:[0-9]{1,5}")
+
+
+def scheduler_address(value: object) -> str:
+    """--scheduler (simulate, advise, conformance fuzz): tcp://HOST:PORT of a running Dask
+    scheduler (an IPv6 host in brackets). An empty value is refused, not read as "not given"."""
+    text = str(value)
+    if not _SCHEDULER.fullmatch(text):
+        raise typer.BadParameter(f"{shown(text)} is not a scheduler address: tcp://HOST:PORT")
+    return text

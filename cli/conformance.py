@@ -33,11 +33,11 @@ from dekal.cli.common import (
     parse_seconds,
     print_json,
     read_text_file,
+    scheduler_address,
     seconds_or_zero,
     text_of_at_most,
     whole_number,
 )
-from dekal.cli.simulate import scheduler_address
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,

@@ -7,7 +7,6 @@ seed gives the same report, byte for byte, on any number of workers.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,7 +17,16 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from dekal.cli.common import err, fail, fail_with, out, output_file, print_json, whole_number
+from dekal.cli.common import (
+    err,
+    fail,
+    fail_with,
+    out,
+    output_file,
+    print_json,
+    scheduler_address,
+    whole_number,
+)
 from dekal_ref.errors import NotationError
 from dekal_ref.reading import SEED_MAX, shown
 
@@ -105,17 +113,6 @@ def check_bots(specs: tuple[str, ...]) -> None:
             make_bot(spec)
         except NotationError as error:
             fail_with(error)
-
-
-_SCHEDULER = re.compile(r"tcp://[A-Za-z0-9.\-\[\]:]{1,253}:[0-9]{1,5}")
-
-
-def scheduler_address(value: object) -> str:
-    """--scheduler: tcp://HOST:PORT of a running Dask scheduler (an IPv6 host in brackets)."""
-    text = str(value)
-    if not _SCHEDULER.fullmatch(text):
-        raise typer.BadParameter(f"{shown(text)} is not a scheduler address: tcp://HOST:PORT")
-    return text
 
 
 def plot_file(value: object) -> Path:
