@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -170,6 +171,20 @@ def check_writable(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+def check_directory_writable(directory: Path) -> None:
+    """Without --record the game is saved in `directory` at the end: a directory that takes
+    no new file is refused before the game, not after it (a file is made there and removed)."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".dekal-play-"):
+            pass
+    except OSError as error:
+        fail(
+            f"the game is saved in the current directory, which cannot be written"
+            f" ({error.strerror}): give --record FILE",
+            field="--record",
+        )
+
+
 def _free_name(path: Path) -> Path:
     """`path`, or path-2, path-3, … if it exists: a default name never overwrites a game."""
     number = 2
@@ -242,6 +257,8 @@ def play(
 ) -> None:
     if record is not None:
         check_writable(record)
+    else:
+        check_directory_writable(Path.cwd())
     specs = parse_bot_list(bots, players)
     players = players or len(specs) + 1
     if len(specs) != players - 1:

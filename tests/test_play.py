@@ -317,6 +317,18 @@ def test_the_default_record_name_is_printed_and_never_overwrites(
     assert (tmp_path / "dekal-play-42.dkr").read_text(encoding="utf-8") == "an older game"
 
 
+def test_a_current_directory_that_takes_no_file_is_refused_before_the_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without --record the game is saved where dekal runs: found out before the first move,
+    not after the last one."""
+    monkeypatch.chdir("/proc")  # no new file can be made in /proc, not even by root
+    result = dekal([*START, "--json"], "b3\n")
+    assert result.exit_code == 2
+    error = json.loads(result.output.splitlines()[-1])["error"]
+    assert error["field"] == "--record" and "give --record FILE" in error["message"]
+
+
 # --- Options ----------------------------------------------------------------------------------
 
 
