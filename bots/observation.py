@@ -26,8 +26,14 @@ from dekal.tables import LEGAL
 from dekal_ref.actions import Action, PushMove, Reveal, Take
 from dekal_ref.deal import DECK, check_players
 from dekal_ref.errors import IllegalAction, NotationError
-from dekal_ref.notation import HOLE, parse_first_rule, parse_value, parse_variant, value_symbol
-from dekal_ref.position import POSITION_FIELDS, parse_position, position_line
+from dekal_ref.notation import HOLE, parse_value, value_symbol
+from dekal_ref.position import (
+    POSITION_FIELDS,
+    parse_position,
+    position_line,
+    read_shared_fields,
+    seat_grids,
+)
 from dekal_ref.reading import SEAT_MAX, read_number, shown
 from dekal_ref.state import GameState, Phase, Rules
 
@@ -174,10 +180,6 @@ def _read_cells(text: str, seat: int) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
-def _read_cards(text: str, field: str) -> tuple[int, ...]:
-    return () if text == "-" else tuple(parse_value(symbol, field) for symbol in text)
-
-
 def _view_fields(text: str) -> list[str]:
     fields = text.split(None, len(POSITION_FIELDS))
     if len(fields) != len(POSITION_FIELDS):
@@ -191,37 +193,15 @@ def _view_fields(text: str) -> list[str]:
 
 def _read_view(text: str) -> Observation:
     fields = _view_fields(text)
-    rules_f, clock_f, phase_f, start_f, grids_f, picks_f, centre_f, pile_f, removed_f, totals_f = (
-        fields
+    grids = tuple(
+        _read_cells(cells, seat) for seat, cells in enumerate(seat_grids(fields[4], "a view"))
     )
-    parts = rules_f.split("/")
-    if len(parts) != 3:
-        raise NotationError(
-            "rules", f"{shown(rules_f)}: write push/first/threshold, like slide/lowest/single"
-        )
-    seats = grids_f.split("|", SEAT_MAX + 1)
-    if len(seats) > SEAT_MAX + 1:
-        raise NotationError("grids", f"more than {SEAT_MAX + 1} grids: a view has one per seat")
-    grids = tuple(_read_cells(cells, seat) for seat, cells in enumerate(seats))
-    rules = Rules(
-        players=len(grids),
-        push=parse_variant(parts[0], "rules"),
-        first=parse_first_rule(parts[1], "rules"),
-        threshold=None if parts[2] == "single" else read_number(parts[2], "rules"),
-    )
-    round_text, _, turn_text = clock_f.partition(".")
-    phase_name, _, detail = phase_f.partition("@")
-    try:
-        phase = Phase(phase_name)
-    except ValueError:
-        raise NotationError(
-            "phase", f"{shown(phase_f)}: reveal, take@S, push@S:V, next or over"
-        ) from None
-    hand = parse_value(detail.partition(":")[2], "phase") if phase is Phase.PUSH else None
+    shared = read_shared_fields(fields, len(grids))
+    picks_f, pile_f = fields[5], fields[7]
     picks = picks_f.split(",", SEAT_MAX + 1)
-    if len(picks) != rules.players or any(pick not in ("?", "-") for pick in picks):
+    if len(picks) != len(grids) or any(pick not in ("?", "-") for pick in picks):
         raise NotationError(
-            "picks", f"one '?' (picked) or '-' (not yet) per seat: {rules.players} expected"
+            "picks", f"one '?' (picked) or '-' (not yet) per seat: {len(grids)} expected"
         )
     if pile_f == "-":
         pile = 0
@@ -229,22 +209,19 @@ def _read_view(text: str) -> Observation:
         pile = read_number(pile_f[1:], "pile", most=len(DECK), least=1)
     else:
         raise NotationError("pile", f"{shown(pile_f)}: a public view writes the pile as #N or -")
-    totals = tuple(read_number(total, "totals") for total in totals_f.split(",", SEAT_MAX + 1))
-    if len(totals) != rules.players:
-        raise NotationError("totals", f"one total per seat: {rules.players} expected")
     return Observation(
-        rules=rules,
-        round=read_number(round_text, "round.turn"),
-        turn=read_number(turn_text, "round.turn"),
-        phase=phase,
-        start=None if start_f == "-" else read_number(start_f, "start", most=SEAT_MAX),
+        rules=shared.rules,
+        round=shared.round,
+        turn=shared.turn,
+        phase=shared.phase,
+        start=shared.start,
         grids=grids,
         picked=tuple(pick == "?" for pick in picks),
-        centre=tuple(sorted(_read_cards(centre_f, "centre"))),
-        hand=hand,
+        centre=shared.centre,
+        hand=shared.hand,
         pile=pile,
-        removed=_read_cards(removed_f, "removed"),
-        totals=totals,
+        removed=shared.removed,
+        totals=shared.totals,
     )
 
 

@@ -21,6 +21,7 @@ Ten fields separated by single spaces:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from dekal_ref.errors import NotationError
@@ -162,32 +163,44 @@ def _parse_cells(text: str, seat: int) -> Cells:
     return tuple(cells)
 
 
-def parse_position(text: str) -> GameState:
-    """Read a full position (not a public view). Raises NotationError naming the field."""
-    fields = text.split()
-    names = POSITION_FIELDS
-    if len(fields) != len(names):
-        raise NotationError(
-            "position", f"a position has {len(names)} fields ({' '.join(names)}), not {len(fields)}"
-        )
-    rules_f, clock_f, phase_f, start_f, grids_f, picks_f, centre_f, pile_f, removed_f, totals_f = (
-        fields
-    )
+@dataclass(frozen=True)
+class SharedFields:
+    """What a full position and its public view write alike (spec/notation.md, Positions):
+    everything but the grids' face-down cells, the picks and the pile, which the view hides."""
+
+    rules: Rules
+    round: int
+    turn: int
+    phase: Phase
+    hand: int | None  # the value of push@S:V
+    start: int | None
+    centre: tuple[int, ...]
+    removed: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+def seat_grids(grids_field: str, what: str) -> list[str]:
+    """The grids field cut into one text per seat (at most SEAT_MAX + 1 of them)."""
+    seats = grids_field.split("|", SEAT_MAX + 1)
+    if len(seats) > SEAT_MAX + 1:
+        raise NotationError("grids", f"more than {SEAT_MAX + 1} grids: {what} has one per seat")
+    return seats
+
+
+def read_shared_fields(fields: Sequence[str], players: int) -> SharedFields:
+    """Read the shared fields of a position or public view already cut into its ten fields,
+    for `players` seats (the number of grids). Raises NotationError naming the field."""
+    rules_f, clock_f, phase_f, start_f, _, _, centre_f, _, removed_f, totals_f = fields
     parts = rules_f.split("/")
     if len(parts) != 3:
         raise NotationError(
             "rules", f"{shown(rules_f)}: write push/first/threshold, like slide/lowest/single"
         )
-    seats = grids_f.split("|", SEAT_MAX + 1)
-    if len(seats) > SEAT_MAX + 1:
-        raise NotationError("grids", f"more than {SEAT_MAX + 1} grids: a position has one per seat")
-    grids = tuple(_parse_cells(g, seat) for seat, g in enumerate(seats))
-    threshold = None if parts[2] == "single" else read_number(parts[2], "rules")
     rules = Rules(
-        players=len(grids),
+        players=players,
         push=parse_variant(parts[0], "rules"),
         first=parse_first_rule(parts[1], "rules"),
-        threshold=threshold,
+        threshold=None if parts[2] == "single" else read_number(parts[2], "rules"),
     )
     round_text, _, turn_text = clock_f.partition(".")
     phase_name, _, detail = phase_f.partition("@")
@@ -197,32 +210,55 @@ def parse_position(text: str) -> GameState:
         raise NotationError(
             "phase", f"{shown(phase_f)}: reveal, take@S, push@S:V, next or over"
         ) from None
-    hand = None
-    if phase is Phase.PUSH:
-        hand = parse_value(detail.partition(":")[2], "phase")
-    picks = tuple(None if p == "-" else parse_cell(p) for p in picks_f.split(","))
-    if len(picks) != rules.players:
-        raise NotationError("picks", f"one pick (or '-') per seat: {rules.players} expected")
-    if pile_f.startswith("#"):
-        raise NotationError(
-            "pile", "a public view ('#N') cannot be loaded: the pile's cards are unknown"
-        )
-    totals = tuple(read_number(t, "totals") for t in totals_f.split(","))
-    if len(totals) != rules.players:
-        raise NotationError("totals", f"one total per seat: {rules.players} expected")
-    state = GameState(
+    totals = tuple(read_number(total, "totals") for total in totals_f.split(",", SEAT_MAX + 1))
+    if len(totals) != players:
+        raise NotationError("totals", f"one total per seat: {players} expected")
+    return SharedFields(
         rules=rules,
         round=read_number(round_text, "round.turn"),
         turn=read_number(turn_text, "round.turn"),
         phase=phase,
+        hand=parse_value(detail.partition(":")[2], "phase") if phase is Phase.PUSH else None,
         start=None if start_f == "-" else read_number(start_f, "start", most=SEAT_MAX),
-        grids=grids,
-        picks=picks,
         centre=tuple(sorted(_parse_cards(centre_f, "centre"))),
-        hand=hand,
-        pile=_parse_cards(pile_f, "pile"),
         removed=_parse_cards(removed_f, "removed"),
         totals=totals,
+    )
+
+
+def parse_position(text: str) -> GameState:
+    """Read a full position (not a public view). Raises NotationError naming the field."""
+    fields = text.split()
+    names = POSITION_FIELDS
+    if len(fields) != len(names):
+        raise NotationError(
+            "position", f"a position has {len(names)} fields ({' '.join(names)}), not {len(fields)}"
+        )
+    grids = tuple(
+        _parse_cells(g, seat) for seat, g in enumerate(seat_grids(fields[4], "a position"))
+    )
+    shared = read_shared_fields(fields, len(grids))
+    picks_f, pile_f = fields[5], fields[7]
+    picks = tuple(None if p == "-" else parse_cell(p) for p in picks_f.split(",", SEAT_MAX + 1))
+    if len(picks) != len(grids):
+        raise NotationError("picks", f"one pick (or '-') per seat: {len(grids)} expected")
+    if pile_f.startswith("#"):
+        raise NotationError(
+            "pile", "a public view ('#N') cannot be loaded: the pile's cards are unknown"
+        )
+    state = GameState(
+        rules=shared.rules,
+        round=shared.round,
+        turn=shared.turn,
+        phase=shared.phase,
+        start=shared.start,
+        grids=grids,
+        picks=picks,
+        centre=shared.centre,
+        hand=shared.hand,
+        pile=_parse_cards(pile_f, "pile"),
+        removed=shared.removed,
+        totals=shared.totals,
     )
     canonical = format_position(state)
     if canonical != text.strip():
