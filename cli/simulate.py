@@ -95,7 +95,8 @@ def read_bots(text: str, players: int) -> tuple[str, ...]:
         return specs * players
     if len(specs) != players:
         fail(
-            f"{len(specs)} bots for {players} players: give one bot for every seat or one per seat",
+            f"{len(specs)} bots for {players} players: name one bot (it plays every seat)"
+            f" or {players}, one per seat in seat order",
             field="--bots",
         )
     return specs
