@@ -6,7 +6,7 @@ Data flows one way, one module per idea:
 * observation — Observation, the public view as a value (M3, T1); read_public_view,
   observation_of, legal_actions(obs, seat), unseen_cards;
 * sampler — sample_world, sample_worlds, exact_worlds: full positions consistent with a view;
-* greedy, random_bot — the two policies CONTRACTS.md defines exactly;
+* greedy, random_bot — the two policies docs/contracts.md defines exactly;
 * rollout, utility — a world played to the round's end, and what a seat wants from it;
 * pimc, ismcts — the search bots;
 * bot — the Bot protocol, make_bot(spec), BOT_NAMES;

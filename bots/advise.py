@@ -432,7 +432,7 @@ def table_outcome(state: FastState, bots: Sequence[Bot], seed: int, seat: int) -
     observation with its own draws, `Draws(seat_seed(seed, seat))`."""
     draws = [Draws(seat_seed(seed, s)) for s in range(state.rules.players)]
     while state.phase not in (Phase.NEXT_ROUND, Phase.OVER):
-        who = seat_to_act(state)  # the table loop's order (CONTRACTS.md)
+        who = seat_to_act(state)  # the table loop's order (docs/contracts.md)
         state = fast_apply(state, bots[who].act(observation_of(state), who, draws[who]))
     scores = [bits.score(word) for word in state.grids]
     return outcome_of([p for p, _ in scores], [r for _, r in scores], seat)
@@ -442,7 +442,7 @@ def play_out(
     states: Sequence[FastState], seeds: Sequence[int], model: str, seat: int, playout: str
 ) -> list[Outcome]:
     """Each state played to the end of its round by `model` for every seat, state k with the
-    draws of seeds[k]. The two policies of CONTRACTS.md run compiled (dekal.kernel, unless
+    draws of seeds[k]. The two policies of docs/contracts.md run compiled (dekal.kernel, unless
     playout="python": then dekal.bots.rollout's Python loop); any other bot at the table."""
     if model in ROLLOUT_POLICIES and playout != "table":
         if playout == "python":

@@ -1,6 +1,6 @@
 """The greedy policy: the lowest visible score after the push, no draws (rules S1, S2, T3, T4).
 
-Its exact definition is shared with the compiled kernel (CONTRACTS.md, "two policies"); a
+Its exact definition is shared with the compiled kernel (docs/contracts.md, "two policies"); a
 differential test pins the two together, so this module says it literally:
 
 * reveal: the first legal reveal. Every face-down card is the same unknown to its owner

@@ -1,4 +1,4 @@
-"""The random policy: one uniform draw over the seat's legal actions (CONTRACTS.md).
+"""The random policy: one uniform draw over the seat's legal actions (docs/contracts.md).
 
 Every decision (reveal, take, push) is exactly one draw `below(k)` from the seat's own
 stream over its k legal actions in the reference's order, so the compiled kernel plays the

@@ -2,7 +2,7 @@
 
 The search bots (pimc, ismcts) estimate an action by playing sampled worlds on with a cheap
 policy. `play_round_out` is that playout in plain Python on packed states, with the random
-or greedy policy of CONTRACTS.md, exactly as the table plays them: seat s draws from
+or greedy policy of docs/contracts.md, exactly as the table plays them: seat s draws from
 Draws(seat_seed(seed, s)), reveals in seat order, takes and pushes clockwise from the token.
 `round_outcomes` is the one function the bots call: it is where the compiled kernel's
 batched rollouts (dekal.kernel.rollouts) take over when they are installed.

@@ -2,7 +2,7 @@
 
 The table holds the full position (a packed dekal.state.FastState, played by the optimized
 engine) and, at each decision, gives the seat to act its public view (observation_of) and
-its own Draws stream, nothing else. The order is fixed by CONTRACTS.md ("table loop"):
+its own Draws stream, nothing else. The order is fixed by docs/contracts.md ("table loop"):
 
 * reveal phase: the seats still to pick act in seat order 0..n-1, one reveal each (T1);
 * then the takes and pushes in the order the rules give: token holder first, clockwise

@@ -2,7 +2,7 @@
 
 No input or output here (dekal.cli.play reads the human's lines, dekal.cli.play_views shows
 the game): a Table only knows whose decision comes next and plays it. It follows the table
-loop of CONTRACTS.md, as `dekal.bots.table.play_game` does, so a game played here by bots
+loop of docs/contracts.md, as `dekal.bots.table.play_game` does, so a game played here by bots
 alone would be the game that function plays:
 
 * reveal phase: the seats still to pick decide in seat order 0..n-1, one reveal each (T1);
@@ -36,7 +36,7 @@ VERB_OF_PHASE = {Phase.REVEAL: "reveal", Phase.TAKE: "take", Phase.PUSH: "push"}
 
 
 def deciding_seat(state: GameState) -> int | None:
-    """The seat whose decision comes next in the table loop (CONTRACTS.md), or None when
+    """The seat whose decision comes next in the table loop (docs/contracts.md), or None when
     nobody decides (the round waits for its deal, or the game is over)."""
     if state.phase is Phase.REVEAL:
         return next(seat for seat, pick in enumerate(state.picks) if pick is None)
@@ -44,7 +44,7 @@ def deciding_seat(state: GameState) -> int | None:
 
 
 def seat_actions(state: GameState, seat: int) -> list[Action]:
-    """The legal actions of one seat, in the reference's order (CONTRACTS.md)."""
+    """The legal actions of one seat, in the reference's order (docs/contracts.md)."""
     return [action for action in legal_actions(state) if getattr(action, "seat", None) == seat]
 
 

@@ -1,9 +1,9 @@
 """Whole games and rollouts by the random and greedy policies, compiled with numba (issue 11).
 
-The contract (CONTRACTS.md, "Kernel"): game k of `play_games` is dealt from its seed as
+The contract (docs/contracts.md, "Kernel"): game k of `play_games` is dealt from its seed as
 dekal_ref.deal.seeded_deals deals it (round r: the r-th shuffle of one SplitMix64 stream,
 M3, M5), seat s decides with Draws(seat_seed(seed, s)) (dekal.draws), and the policies are
-the ones CONTRACTS.md defines (dekal.kernel_play). The rules are all there: T1–T5, F1–F2 with
+the ones docs/contracts.md defines (dekal.kernel_play). The rules are all there: T1–T5, F1–F2 with
 the short-pile ruling, F3 chosen, F4's rotation, S1–S4 to a match threshold, P1 and P2.
 
 * play_games(rules, seeds, policies, first_players) -> GameResults: N whole games;
@@ -62,7 +62,7 @@ UNTIL = ("round", "game")
 
 @dataclass(frozen=True)
 class GameResults:
-    """Results of N games of n seats, as NumPy arrays (CONTRACTS.md, "Kernel").
+    """Results of N games of n seats, as NumPy arrays (docs/contracts.md, "Kernel").
 
     scores, cards_left (N, n): the last round's S2 points and cards left; totals (N, n): S4's
     totals (the points, in a single round); places (N, n): 1 = winner, shared as

@@ -1,7 +1,7 @@
 """The compiled table loop: deal, reveal, take, push, score, again (M3, M5, T1–T5, F1–F4, S1–S4).
 
 `play_on` plays a state row (dekal.kernel_state) on in place until the game ends (or the
-round, for rollouts), every decision made by the seat's policy (CONTRACTS.md, "Two policies"):
+round, for rollouts), every decision made by the seat's policy (docs/contracts.md, "Two policies"):
 
 * random (0): one Draws.below(k) on the seat's own stream over its k legal actions, in the
   reference's order (reveals by cell, takes by ascending distinct value, pushes as LEGAL);

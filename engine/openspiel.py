@@ -16,7 +16,7 @@ How the rules become an OpenSpiel game:
   rules turn its card face up (T1), or when an F2 draw shows a pile card.
 * **Simultaneous reveals become sequential.** OpenSpiel's sequential form of a simultaneous
   move, as its own games do it: the seats pick in seat order 0..n-1 (the table order of
-  CONTRACTS.md), and a pick stays out of every other seat's information state and
+  docs/contracts.md), and a pick stays out of every other seat's information state and
   observation until the last seat has picked (T1). Takes and pushes are sequential anyway
   (T3, T4).
 * **Actions** are 46 integers: 0–15 reveal a cell (a1 = 0 … d4 = 15), 16–25 take a value

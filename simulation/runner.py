@@ -1,4 +1,4 @@
-"""One function over chunks of work: in this process, or on a Dask cluster (CONTRACTS.md, Runner).
+"""One function over chunks of work: here, or on a Dask cluster (docs/contracts.md, Runner).
 
     run_chunks(task, chunks)                                  # here, one chunk after another
     run_chunks(task, chunks, workers=4)                       # a local cluster of 4 processes

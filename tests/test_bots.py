@@ -1,5 +1,5 @@
 """Specification of the bots and the table loop (dekal.bots.bot, dekal.bots.table;
-CONTRACTS.md "Bots", "table loop", the two policies): bots decide from the public view
+docs/contracts.md "Bots", "table loop", the two policies): bots decide from the public view
 alone (M3, T1), the random and greedy policies are exactly as defined, and a game played at
 the table is a record that replays."""
 
@@ -138,7 +138,7 @@ def visible_points(state: GameState, seat: int, value: int, push: PushMove) -> i
 
 
 def greedy_by_the_reference(state: GameState, seat: int) -> Action:
-    """CONTRACTS.md's greedy, written again on the reference engine (an independent path)."""
+    """docs/contracts.md's greedy, written again on the reference engine (an independent path)."""
     legal = [a for a in ref_actions.legal_actions(state) if getattr(a, "seat", None) == seat]
     if state.phase is Phase.REVEAL:
         return legal[0]
@@ -219,7 +219,7 @@ def test_an_unknown_bot_or_option_is_refused_naming_the_field_bot(spec: str) -> 
 
 
 def table_by_the_reference(rules: Rules, specs: Sequence[str], seed: int) -> list[Action]:
-    """The table loop of CONTRACTS.md written again on the reference engine, with the random
+    """The table loop of docs/contracts.md written again on the reference engine, with the random
     and greedy policies: the differential oracle of play_game."""
     deals = seeded_deals(seed, rules.players, 30)
     state = game.new_game(rules, deals[0])

@@ -348,7 +348,7 @@ def score_of(state: GameState, seat: int) -> tuple[int, int]:
 
 
 def greedy_action(state: GameState, seat: int) -> Action:
-    """CONTRACTS.md's greedy, on the reference engine, once no card is face down (so the
+    """docs/contracts.md's greedy, on the reference engine, once no card is face down (so the
     visible score is the score): the take whose best push scores lowest, the push that
     scores lowest; the first such in the reference's order."""
     mine = [a for a in legal_actions(state) if getattr(a, "seat", None) == seat]

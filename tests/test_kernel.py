@@ -1,8 +1,8 @@
 """The compiled kernel (dekal.kernel) against the reference: same deal, same choices, same
-positions and the same result (issue 11; CONTRACTS.md, "Kernel").
+positions and the same result (issue 11; docs/contracts.md, "Kernel").
 
 The other path is written here on dekal_ref alone: the table loop and the two policies exactly
-as CONTRACTS.md words them (legal actions from dekal_ref.actions, draws from dekal.draws,
+as docs/contracts.md words them (legal actions from dekal_ref.actions, draws from dekal.draws,
 visible scores from dekal_ref.scoring), dealing from dekal_ref.deal. Whole games, and
 rollouts from mid-game states of every phase, must play the same actions to the same final
 position, and the kernel's GameResults must be what dekal_ref.ranking says of it.
@@ -35,7 +35,7 @@ RANDOM, GREEDY = kernel.POLICIES["random"], kernel.POLICIES["greedy"]
 NAMES = {code: name for name, code in kernel.POLICIES.items()}
 
 
-# --- the other path: CONTRACTS.md's table loop and policies, on the reference -------------
+# --- the other path: docs/contracts.md's table loop and policies, on the reference -------------
 
 
 def visible_points(state: GameState, seat: int, card: int, push: dekal_ref.Push) -> int:
@@ -46,7 +46,7 @@ def visible_points(state: GameState, seat: int, card: int, push: dekal_ref.Push)
 
 
 def policy_action(state: GameState, seat: int, policy: int, draws: Draws) -> Action:
-    """The seat's action by CONTRACTS.md's definition of the policy."""
+    """The seat's action by docs/contracts.md's definition of the policy."""
     legal = [action for action in legal_actions(state) if action.seat == seat]  # type: ignore[union-attr]
     if policy == RANDOM:
         return legal[draws.below(len(legal))]

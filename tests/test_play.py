@@ -177,7 +177,7 @@ def test_a_human_who_plays_like_a_bot_from_what_it_sees_plays_the_bots_table_gam
 ) -> None:
     """Differential: the scripted human is the random bot, reading only the public view the
     JSON prompts show; the game must be the one dekal.bots.table plays with that bot at its
-    seat (the same table loop, deals and draws), so the play loop keeps CONTRACTS.md's
+    seat (the same table loop, deals and draws), so the play loop keeps docs/contracts.md's
     order and the prompts hold all the bot needs."""
     record = tmp_path / "game.dkr"
     args = ["play", "--players", str(players), "--bots", "random", "--seat", str(seat)]

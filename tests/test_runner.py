@@ -1,4 +1,4 @@
-"""dekal.simulation.runner.run_chunks (CONTRACTS.md, Runner): the results of a chunked run, in
+"""dekal.simulation.runner.run_chunks (docs/contracts.md, Runner): the results of a chunked run, in
 chunk order, are the same in this process and on a local Dask cluster; a task's error comes
 back as itself; a cluster that cannot be reached is an error within a bounded time. And
 dekal.simulation.reaper: a process group guarded by a process ends when that process dies."""

@@ -30,7 +30,7 @@ from dekal.simulation.tally import tally
 
 @dataclass(frozen=True)
 class Results:
-    """GameResults-shaped arrays (CONTRACTS.md, Kernel), written by hand."""
+    """GameResults-shaped arrays (docs/contracts.md, Kernel), written by hand."""
 
     totals: NDArray[np.int64]
     places: NDArray[np.int64]
