@@ -38,7 +38,7 @@ from dekal.cli.common import (
 )
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
-from dekal_ref.reading import SEED_MAX, shown
+from dekal_ref.reading import SEED_MAX
 
 ADVISE_HELP = f"""Each legal action of one seat: expected score and P(win).
 
@@ -189,21 +189,9 @@ def advise_command(
             fail(error.message, kind="input", field="--seat")
         except DekalError as error:
             fail_with(error)
-        except ClusterUnavailable as error:
+        except ClusterUnavailable as error:  # the runner names what did not answer
             where = "--workers" if scheduler is None else "--scheduler"
             fail(str(error), kind="input", field=where)
-        except Exception as error:
-            if scheduler is None:
-                raise  # a bug of ours: its traceback is wanted
-            # Whatever listens at that address may not be a Dask scheduler: an HTTP server's
-            # reply read as a frame length made Dask allocate exabytes (MemoryError), a short
-            # one a struct.error. The runner lets these through; name the address instead.
-            fail(
-                f"the scheduler {shown(scheduler)} did not answer as a Dask scheduler"
-                f" ({type(error).__name__}: {shown(str(error))})",
-                kind="input",
-                field="--scheduler",
-            )
     if json_output:
         print_json(answer.to_json())
     else:
