@@ -28,12 +28,13 @@ from dekal.bots.observation import Observation
 from dekal.cli.bot_specs import SEARCH_LIMITS, checked_bot
 from dekal.cli.common import (
     DekalCommand,
+    Scheduler,
+    Workers,
     err,
     fail,
     fail_with,
     out,
     print_json,
-    scheduler_address,
     whole_number,
 )
 from dekal.simulation.runner import ClusterUnavailable
@@ -138,22 +139,8 @@ def advise_command(
             " pimc, ismcts with their options (pimc:samples=10; far slower).",
         ),
     ] = "greedy",
-    workers: Annotated[
-        int,
-        typer.Option(
-            metavar="N",
-            help="Worker processes (1-64); the answer does not depend on it.",
-            parser=whole_number(1, 64),
-        ),
-    ] = 1,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            metavar="tcp://HOST:PORT",
-            help="Run on this Dask cluster instead.",
-            parser=scheduler_address,
-        ),
-    ] = None,
+    workers: Workers = 1,
+    scheduler: Scheduler = None,
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
     ] = False,

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -395,3 +395,27 @@ def scheduler_address(value: object) -> str:
     if not _SCHEDULER.fullmatch(text):
         raise typer.BadParameter(f"{shown(text)} is not a scheduler address: tcp://HOST:PORT")
     return text
+
+
+MAX_WORKERS = 64
+"""The most local worker processes one run starts (--workers)."""
+
+Workers = Annotated[
+    int,
+    typer.Option(
+        metavar="N",
+        help="Worker processes, 1-64 (1: this process, no Dask).",
+        parser=whole_number(1, MAX_WORKERS),
+    ),
+]
+"""--workers of simulate, advise and conformance fuzz (dekal.simulation.runner)."""
+
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        metavar="tcp://HOST:PORT",
+        help="Run on the workers of this running Dask scheduler instead (docs/simulate.md).",
+        parser=scheduler_address,
+    ),
+]
+"""--scheduler of simulate, advise and conformance fuzz (dekal.simulation.runner)."""

@@ -22,6 +22,8 @@ from dekal.cli.common import (
     EXIT_VERDICT,
     DekalCommand,
     DekalGroup,
+    Scheduler,
+    Workers,
     command_line,
     err,
     fail,
@@ -33,7 +35,6 @@ from dekal.cli.common import (
     parse_seconds,
     print_json,
     read_text_file,
-    scheduler_address,
     seconds_or_zero,
     text_of_at_most,
     whole_number,
@@ -598,22 +599,8 @@ def fuzz(
     no_db: Annotated[bool, typer.Option("--no-db", help="Keep no example database.")] = False,
     json_output: JsonFlag = False,
     timeout: Seconds = DEFAULT_TIMEOUT,
-    workers: Annotated[
-        int,
-        typer.Option(
-            metavar="N",
-            help="Play the games on N local worker processes, each with its own engine.",
-            parser=whole_number(1, 64),
-        ),
-    ] = 1,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            metavar="tcp://HOST:PORT",
-            help="Play the games on this Dask scheduler's workers (docs/simulate.md).",
-            parser=scheduler_address,
-        ),
-    ] = None,
+    workers: Workers = 1,
+    scheduler: Scheduler = None,
 ) -> None:
     from dekal.conformance.campaign import EngineSpec, campaign
     from dekal.conformance.fuzz import fuzz as run_fuzz

@@ -18,13 +18,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from dekal.cli.common import (
+    Scheduler,
+    Workers,
     err,
     fail,
     fail_with,
     out,
     output_file,
     print_json,
-    scheduler_address,
     whole_number,
 )
 from dekal_ref.errors import NotationError
@@ -186,22 +187,8 @@ def simulate(
             metavar="S", help="The run's seed, 0 ≤ S < 2^64.", parser=whole_number(0, SEED_MAX)
         ),
     ] = 0,
-    workers: Annotated[
-        int,
-        typer.Option(
-            metavar="N",
-            help="Local worker processes, 1-64 (1: this process, no Dask).",
-            parser=whole_number(1, 64),
-        ),
-    ] = 1,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            metavar="tcp://HOST:PORT",
-            help="Run on this Dask scheduler's workers.",
-            parser=scheduler_address,
-        ),
-    ] = None,
+    workers: Workers = 1,
+    scheduler: Scheduler = None,
     table: Annotated[
         bool,
         typer.Option(
