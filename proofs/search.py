@@ -20,13 +20,21 @@ The search is depth-first with
 * the last two steps below a node evaluated at once on arrays (`proofs.leaves`).
 
 A finished search is a proof by exhaustion; when the time limit cuts it short the best leaf
-so far is returned with `proved_optimal` false. (`quick_bound`, `beam`, `Guess` and
-`BEAM_WIDTHS` moved to `proofs.beam`; their old names here still work.)
+so far is returned with `proved_optimal` false.
+
+Two engines run this algorithm. Puzzles of COMPILED_FROM steps or more are searched by the
+compiled kernel (`dekal.kernel_search`: the same moves, order, memo rule and bound, compiled
+by numba, run in slices between which the clock is read), 10–50 times faster; smaller ones by
+the Python search here, which answers them before the kernel would have loaded.
+`minimum(..., compiled=False)` forces the Python search: tests/test_solver_kernel.py compares
+the two. (`quick_bound`, `beam`, `Guess` and `BEAM_WIDTHS` moved to `proofs.beam`; their old
+names here still work.)
 """
 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from dekal import bits, tables
 from dekal.proofs import bounds, leaves, symmetry
@@ -49,7 +57,14 @@ from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.notation import Grid
 
+if TYPE_CHECKING:  # the compiled search loads numba: imported only when it runs
+    from dekal.proofs.compiled_search import CompiledSearch
+
 METHOD = "search"
+COMPILED_FROM = {"slide": 4, "eject": 3}
+"""Steps from which `minimum` and `at_most` use the compiled kernel: below, the Python search
+exhausts a puzzle (48³ or 240² leaves) in less time than loading the kernel takes (≈0.5 s)."""
+SLICE_SECONDS = 0.02  # the compiled search reads the clock (and the cancel flag) this often
 MEMO_LIMIT = 3_000_000  # states remembered per search (memory stays a few hundred MB at most)
 
 
@@ -206,7 +221,35 @@ class _Search:
         return [Move(hole, self.legal[hole][index][0]) for hole, index in self.best]
 
 
-def _answer(search: _Search, started: float, proof: str) -> Answer:
+def _searcher(
+    puzzle: Puzzle,
+    deadline: Deadline,
+    *,
+    bound: int,
+    stop_below: int = 1,
+    first: Move | None = None,
+    compiled: bool | None = None,
+) -> _Search | CompiledSearch:
+    """The search for this puzzle: the compiled one from COMPILED_FROM steps on (or as
+    `compiled` says), else the Python one."""
+    steps = puzzle.turns - (1 if first is not None else 0)
+    if compiled is None:
+        compiled = steps >= COMPILED_FROM[puzzle.variant]
+    if not compiled:
+        return _Search(puzzle, deadline, bound=bound, stop_below=stop_below, first=first)
+    from dekal.proofs.compiled_search import CompiledSearch
+
+    return CompiledSearch(
+        puzzle,
+        deadline,
+        bound=bound,
+        stop_below=stop_below,
+        first=first,
+        slice_seconds=SLICE_SECONDS,
+    )
+
+
+def _answer(search: _Search | CompiledSearch, started: float, proof: str) -> Answer:
     points, left = divmod(search.best_key, KEY_CARDS)
     stats = {
         "nodes": float(search.nodes),
@@ -216,6 +259,7 @@ def _answer(search: _Search, started: float, proof: str) -> Answer:
         "symmetries": float(len(search.group)),
         "lower_bound": float(search.floor // KEY_CARDS),
         "search_seconds": time.perf_counter() - started,
+        "compiled": float(not isinstance(search, _Search)),
     }
     return certified(
         search.puzzle,
@@ -237,6 +281,7 @@ def minimum(
     first: Move | None = None,
     deadline: Deadline | None = None,
     warm: Guess | None = None,
+    compiled: bool | None = None,
 ) -> Answer:
     """The lowest score, then fewest cards (S3), by exhaustive search with branch and bound.
 
@@ -245,10 +290,11 @@ def minimum(
     best leaf, and ends at once when a leaf meets the bound at the start (proved: nothing
     scores lower). Within `deadline` (or `timeout` seconds): when the time runs out, the best
     leaf so far is the answer, unproved. `warm`: the beam's outcome when the caller has it.
+    `compiled`: which engine searches (None: the compiled one from COMPILED_FROM steps on).
     """
     started = time.perf_counter()
     deadline = deadline or Deadline(timeout)
-    search = _Search(puzzle, deadline, bound=1 << 30, first=first)
+    search = _searcher(puzzle, deadline, bound=1 << 30, first=first, compiled=compiled)
     guess = warm or quick_bound(puzzle, first=first, deadline=deadline)
     search.warm_start(guess)
     progress(
@@ -287,17 +333,23 @@ def _guessed(puzzle: Puzzle, guess: Guess, started: float) -> Answer:
 
 
 def at_most(
-    puzzle: Puzzle, bound: int, *, timeout: float = 60.0, deadline: Deadline | None = None
+    puzzle: Puzzle,
+    bound: int,
+    *,
+    timeout: float = 60.0,
+    deadline: Deadline | None = None,
+    compiled: bool | None = None,
 ) -> Answer | None:
     """A witness whose score is ≤ bound, or None when the exhaustive search found none
-    (GaveUp when the deadline passed first)."""
+    (GaveUp when the deadline passed first). `compiled` as in `minimum`."""
     started = time.perf_counter()
     deadline = deadline or Deadline(timeout)
-    search = _Search(
+    search = _searcher(
         puzzle,
         deadline,
         bound=(bound + 1) * KEY_CARDS,
         stop_below=(bound + 1) * KEY_CARDS,
+        compiled=compiled,
     )
     search.run()
     if search.best is not None:

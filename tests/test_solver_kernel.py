@@ -1,0 +1,173 @@
+"""The compiled search (dekal.kernel_search, driven by proofs.compiled_search) is the Python
+search of proofs.search compiled: the same bound, the same optima.
+
+Three paths are compared: the kernel's `lower_key` with proofs.bounds.lower_key on random
+states; the compiled search's optimum with the plain exhaustive search on the reference engine
+(tests/test_solver_bounds.plain_best_key) on small puzzles; and the compiled search with the
+Python search on puzzles of four and five steps, where the kernel is what `dekal solve` runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_solver_bounds import plain_best_key, puzzles
+
+from dekal import bits, kernel_search
+from dekal.proofs import bounds, search
+from dekal.proofs.answer import KEY_CARDS, Answer
+from dekal.proofs.limits import Deadline
+from dekal.proofs.puzzle import Move, Puzzle, make_puzzle
+from dekal.proofs.replay import replay
+from dekal_ref.notation import parse_grid
+
+
+def key(answer: Answer) -> int:
+    return answer.points * KEY_CARDS + answer.remaining
+
+
+def coming_counts(coming: tuple[int, ...] | None) -> np.ndarray:
+    counts = np.zeros(kernel_search.VALUES, np.int64)
+    for value in coming or ():
+        counts[value] += 1
+    return counts
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.integers(1, 10), min_size=16, max_size=16),
+    st.integers(0, 0xFFFF),
+    st.data(),
+    st.sampled_from(["slide", "eject"]),
+    st.booleans(),
+)
+def test_the_compiled_lower_bound_is_proofs_bounds_lower_key(
+    values: list[int], down: int, data: st.DataObject, variant: str, solo: bool
+) -> None:
+    """kernel_search.lower_key == bounds.lower_key on any full grid, face-down set, cards
+    still to come and steps left (at most one per face-down card)."""
+    steps = data.draw(st.integers(0, down.bit_count()))
+    coming = (
+        None
+        if solo
+        else tuple(data.draw(st.lists(st.integers(1, 10), min_size=steps, max_size=steps)))
+    )
+    grid = bits.pack(tuple(values))
+    wanted = bounds.lower_key(grid, down, coming, steps, variant)
+    got = kernel_search.lower_key(
+        np.uint64(grid), down, coming_counts(coming), steps, variant == "slide", solo
+    )
+    assert got == wanted
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["slide", "eject"]).flatmap(lambda variant: puzzles(variant, 3)))
+def test_the_compiled_search_finds_the_plain_exhaustive_optimum(puzzle: Puzzle) -> None:
+    """S3: the least (points, cards) over every sequence of steps, and a witness that replays
+    on the reference engine to it."""
+    answer = search.minimum(puzzle, timeout=60, compiled=True)
+    assert answer.proved_optimal
+    assert key(answer) == plain_best_key(puzzle)
+    assert answer.stats["compiled"] == 1.0
+    final = replay(puzzle, answer.moves)
+    assert (final.points, final.remaining) == (answer.points, answer.remaining)
+
+
+LARGER = [
+    ("1112/3131/1435/2435", (5, 3, 1, 4), "slide"),
+    ("8T31/2665/9247/366T", (6, 2, 7, 7), "slide"),
+    ("7448/3896/251T/T921", (2, 3, 4, 10), "slide"),
+    ("1234/5678/9T12/3456", (7, 8, 9), "eject"),
+    ("6123/4495/7829/17T8", (2, 2, 1, 4, 7), "slide"),
+]
+
+
+@pytest.mark.parametrize(("grid", "incoming", "variant"), LARGER)
+def test_the_compiled_and_python_searches_agree_on_the_optimum(
+    grid: str, incoming: tuple[int, ...], variant: str
+) -> None:
+    puzzle = make_puzzle(parse_grid(grid), incoming=incoming, variant=variant)
+    compiled = search.minimum(puzzle, timeout=120, compiled=True)
+    python = search.minimum(puzzle, timeout=120, compiled=False)
+    assert compiled.proved_optimal and python.proved_optimal
+    assert key(compiled) == key(python)
+
+
+def test_a_solo_puzzle_is_searched_with_the_revealed_card_coming_back() -> None:
+    """Solo: each step's incoming card is the card its reveal took out."""
+    puzzle = make_puzzle(parse_grid("1221/3443/5665/7817"), turns=4)
+    compiled = search.minimum(puzzle, timeout=120, compiled=True)
+    python = search.minimum(puzzle, timeout=120, compiled=False)
+    assert compiled.proved_optimal and key(compiled) == key(python)
+
+
+@pytest.mark.parametrize("bound", [0, 3, 8, 20])
+def test_at_most_answers_as_the_python_search_does(bound: int) -> None:
+    puzzle = make_puzzle(parse_grid("1112/3131/1435/2435"), incoming=(5, 3, 1, 4))
+    compiled = search.at_most(puzzle, bound, timeout=60, compiled=True)
+    python = search.at_most(puzzle, bound, timeout=60, compiled=False)
+    assert (compiled is None) == (python is None)
+    if compiled is not None:
+        assert compiled.points <= bound
+        final = replay(puzzle, compiled.moves)
+        assert final.points == compiled.points
+
+
+def test_a_fixed_first_move_is_kept_and_its_best_outcome_found() -> None:
+    """rank asks the best outcome after each first move: the witness starts with that move."""
+    puzzle = make_puzzle(parse_grid("8T31/2665/9247/366T"), incoming=(6, 2, 7, 7))
+    for move in search.first_moves(puzzle)[:6]:
+        compiled = search.minimum(puzzle, timeout=60, first=move, compiled=True)
+        python = search.minimum(puzzle, timeout=60, first=move, compiled=False)
+        assert compiled.moves[0] == move
+        assert key(compiled) == key(python)
+
+
+def test_a_full_memo_table_only_costs_time() -> None:
+    """A state the table has no room for is expanded again: the optimum is unchanged."""
+    puzzle = make_puzzle(parse_grid("1112/3131/1435/2435"), incoming=(5, 3, 1, 4))
+    wanted = key(search.minimum(puzzle, timeout=60, compiled=False))
+    stack = kernel_search.Stack(
+        bits.pack(puzzle.grid),
+        puzzle.face_down_mask,
+        puzzle.incoming,
+        puzzle.turns,
+        puzzle.variant,
+        best_key=1 << 30,
+        best_path=None,
+        stop_below=1,
+        memo_bits=3,  # eight slots: full at once
+    )
+    while stack.advance(10_000) == kernel_search.RUNNING:
+        pass
+    assert stack.best_key == wanted
+    assert stack.count(kernel_search.MEMO) <= 8
+
+
+def test_the_compiled_search_stops_at_its_deadline_with_its_best_leaf_unproved() -> None:
+    puzzle = make_puzzle(parse_grid("1234/5678/9T12/3456"), incoming=(7, 8, 9, 10), variant="eject")
+    deadline = Deadline(0.3)
+    answer = search.minimum(puzzle, deadline=deadline, compiled=True)
+    assert not answer.proved_optimal
+    assert answer.seconds < 3
+    final = replay(puzzle, answer.moves)
+    assert (final.points, final.remaining) == (answer.points, answer.remaining)
+
+
+def test_a_cancelled_deadline_stops_the_compiled_search_at_its_next_slice() -> None:
+    """The portfolio cancels the loser's deadline: the search must notice between slices."""
+    puzzle = make_puzzle(parse_grid("1234/5678/9T12/3456"), incoming=(7, 8, 9, 10), variant="eject")
+    deadline = Deadline(60)
+    deadline.cancel()
+    answer = search.minimum(puzzle, deadline=deadline, compiled=True)
+    assert not answer.proved_optimal
+    assert answer.seconds < 3
+
+
+def test_moves_are_named_as_in_the_legal_tables() -> None:
+    puzzle = make_puzzle(parse_grid("1112/3131/1435/2435"), incoming=(5, 3, 1, 4))
+    answer = search.minimum(puzzle, timeout=60, compiled=True)
+    assert all(isinstance(move, Move) for move in answer.moves)
+    assert len(answer.moves) == puzzle.turns
