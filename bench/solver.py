@@ -6,7 +6,10 @@
 For every k (number of incoming cards) the same seeded puzzles (grids of `--values` distinct
 values, incoming cards from the same values) are given to every method:
 * z3: proofs.z3_solve.minimum (warm start from the search's beam, then refutation);
-* search: proofs.search.minimum (depth-first, memo, branch and bound on dekal.bits words);
+* search: proofs.search.minimum (depth-first, memo, branch and bound on dekal.bits words; from
+  4 slide or 3 eject steps on, the compiled kernel dekal.kernel_search);
+* search-python (only with --methods …,search-python): the same search in Python at every size,
+  to show what the compiled kernel buys;
 * reference: the plain Python exhaustive search the issue measured (breadth-first on
   dekal_ref tuples, duplicate states merged per level), the yardstick for the ratios;
 * naive-z3 (only with --methods …,naive-z3): the naive encoding the issue measured (one
@@ -45,6 +48,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +176,7 @@ def run_method(name: str, puzzle: Puzzle, timeout: float) -> Run:
     solvers: dict[str, Callable[..., Any]] = {
         "z3": z3_solve.minimum,
         "search": search.minimum,
+        "search-python": partial(search.minimum, compiled=False),
         "portfolio": portfolio.minimum,
     }
     solver = solvers[name]

@@ -27,7 +27,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dekal.bits import CELLS
-from dekal.kernel_bits import U, cell_value, push_face_down, push_grid, score
+from dekal.kernel_bits import (
+    U,
+    cancelled_and_occupied,
+    cell_count,
+    cell_value,
+    nibble_sum,
+    push_face_down,
+    push_grid,
+    score,
+)
 from dekal.kernel_cache import compiled
 from dekal.kernel_tables import MOST_PUSHES, PUSH_COUNT, STEPS, VARIANT_CODE
 
@@ -179,6 +188,44 @@ def _solo(scratch: NDArray[np.int64], reach: int) -> int:
     return total
 
 
+def _lines() -> tuple[NDArray[np.int64], NDArray[np.uint64]]:
+    """LINE[l]: the cells of line l (rows 0–3, then columns 0–3) as a 16-bit set;
+    UNTOUCHED[l]: the cells neither in line l nor beside it, in nibble form (bit 4·cell)."""
+    line = np.zeros(8, np.int64)
+    untouched = np.zeros(8, np.uint64)
+    for number in range(8):
+        cells = [c for c in range(CELLS) if (c // 4 if number < 4 else c % 4) == number % 4]
+        near = {o for c in cells for o in range(CELLS) if DISTANCE[c, o] <= 1}
+        line[number] = sum(1 << c for c in cells)
+        untouched[number] = sum(1 << (4 * c) for c in range(CELLS) if c not in near)
+    return line, untouched
+
+
+LINE, UNTOUCHED = _lines()
+
+
+@compiled
+def last_slide_key(grid: np.uint64, down: int) -> int:
+    """A key no leaf one slide step below can beat (T1, P1, S1): the least, over the lines
+    holding a face-down card, of what the cards left now weigh outside that line and its
+    neighbours.
+
+    One slide step changes only the cells of one line (the hole's row or column: the reveal,
+    the shifted cards, the entry), so a card neither in that line nor beside it keeps its cell
+    and its four neighbours: if no equal card touches it now, none touches it at the end.
+    tests/test_solver_kernel.py checks it against every one-step leaf."""
+    gone, occupied = cancelled_and_occupied(grid)
+    left = occupied ^ gone  # the cards no equal card touches now, in nibble form
+    kept = grid & (left * U(0xF))
+    least = INFINITE
+    for number in range(8):
+        if down & LINE[number]:
+            outside = UNTOUCHED[number]
+            weight = nibble_sum(kept & (outside * U(0xF))) * KEY_CARDS + cell_count(left & outside)
+            least = min(least, weight)
+    return least
+
+
 @compiled
 def _key(grid: np.uint64) -> int:
     points, left = score(grid)
@@ -266,11 +313,18 @@ def _expand(
                 continue
             pushed_down = push_face_down(down, STEPS, variant, hole, index)
             cutoff = at[BEST_KEY]
+            counters[NODES] += 1
+            near_end = 0  # one slide step left: the line argument, cheaper, often stronger
+            if slide and depth + 1 == turns - 1:
+                near_end = last_slide_key(pushed, pushed_down)
+                if near_end >= cutoff:
+                    counters[PRUNED] += 1
+                    continue
             bound = bounded_key(
                 pushed, pushed_down, coming[depth + 1], turns - depth - 1, slide, solo, cutoff,
                 scratch, reveals,
             )  # fmt: skip
-            counters[NODES] += 1
+            bound = max(bound, near_end)
             if bound >= cutoff:
                 counters[PRUNED] += 1  # nothing below can beat the best leaf
                 continue

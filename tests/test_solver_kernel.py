@@ -21,7 +21,9 @@ from dekal.proofs.answer import KEY_CARDS, Answer
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle, make_puzzle
 from dekal.proofs.replay import replay
-from dekal_ref.notation import parse_grid
+from dekal_ref.notation import HOLE, parse_grid
+from dekal_ref.push import legal_pushes, push_card
+from dekal_ref.scoring import score_grid
 
 
 def key(answer: Answer) -> int:
@@ -171,3 +173,36 @@ def test_moves_are_named_as_in_the_legal_tables() -> None:
     answer = search.minimum(puzzle, timeout=60, compiled=True)
     assert all(isinstance(move, Move) for move in answer.moves)
     assert len(answer.moves) == puzzle.turns
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.integers(1, 10), min_size=16, max_size=16),
+    st.integers(1, 0xFFFF),
+    st.integers(1, 10),
+    st.booleans(),
+)
+def test_the_last_slide_step_bound_never_exceeds_a_leaf_one_step_below(
+    values: list[int], down: int, card: int, solo: bool
+) -> None:
+    """T1, P1, S1: one slide step changes one line only, so a card beside no changed cell
+    keeps its neighbours. The bound is at most the best of every one-step leaf, played on
+    the reference engine, and at least what those untouched cards weigh."""
+    grid = tuple(values)
+    leaves = []
+    for hole in (cell for cell in range(16) if (down >> cell) & 1):
+        holed = grid[:hole] + (HOLE,) + grid[hole + 1 :]
+        incoming = grid[hole] if solo else card
+        for push in legal_pushes(hole, "slide"):
+            result = score_grid(push_card(holed, push, incoming, "slide"))
+            leaves.append(result.points * KEY_CARDS + result.remaining)
+    bound = kernel_search.last_slide_key(np.uint64(bits.pack(grid)), down)
+    assert bound <= min(leaves)
+
+
+def test_the_last_slide_step_bound_counts_a_lone_card_far_from_every_open_line() -> None:
+    """Only column a holds a face-down card: d4's T touches no equal card and is neither in
+    column a nor beside it, so it is left whatever the last step does."""
+    grid = parse_grid("1122/3344/5566/778T")
+    down = 1 << 0  # a1 only
+    assert kernel_search.last_slide_key(np.uint64(bits.pack(grid)), down) >= 10 * KEY_CARDS + 1

@@ -29,7 +29,8 @@ from dekal_ref.notation import parse_grid
 DEKAL = str(Path(sys.executable).parent / "dekal")
 GRID = "1112/3131/1435/2435"
 RACED = ["8T31/2665/9247/366T", "--incoming", "6,2,7,7"]
-HARD = ["1234/5678/9T12/3456", "--incoming", "T,9,7,5,3,1"]  # neither method proves it in 10 s
+HARD = ["1234/5678/9T12/3456", "--incoming", "7,8,9,T,7,8,9"]
+"""The search needs about 6 s to find its 0 (2 cores, idle), Z3 has not proved it in 40 s."""
 REAL_SEARCH = search.minimum
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="the child is forked")
 
@@ -220,7 +221,7 @@ def test_out_of_time_the_portfolio_exits_4_with_its_best_witness() -> None:
     )
     assert result.returncode == EXIT_UNPROVED
     payload = json.loads(result.stdout)
-    assert payload["proved_optimal"] is False and len(payload["moves"]) == 6
+    assert payload["proved_optimal"] is False and len(payload["moves"]) == 7
 
 
 @needs_fork
