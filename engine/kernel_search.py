@@ -3,15 +3,21 @@
 The algorithm of proofs.search (its docstring), run by numba over an explicit stack, so that
 it works in slices: `advance` expands at most `budget` nodes and returns, and its caller
 reads the clock and calls again (compiled code can read no clock and hear no Ctrl-C). Between
-two slices the whole search lives in a `Stack` of arrays. Step for step it is proofs.search:
+two slices the whole search lives in a `Stack` of arrays. Step for step it is proofs.search,
+with a better order and one bound more:
 
-* the children of a node are every (face-down hole, legal push) in dekal.tables order, tried
-  lowest current score (points, then cards) first, the order stable;
+* the children of a node are every (face-down hole, legal push) in dekal.tables order; they
+  are tried lowest lower bound first, then (above the last two levels) closest to cancelling
+  (`spread`), then lowest current score (points, then cards), the order stable (the Python
+  search orders by the score alone: the order changes how soon good leaves come, never the
+  optimum);
 * a (grid, face-down) state already expanded at the same depth is skipped (the memo is a
   fixed hash table: a state it has no room for is simply expanded again, which is sound);
-* a node whose `lower_key` (proofs.bounds, line for line below) cannot beat the best leaf is
+* a node whose `lower_key` (proofs.bounds' argument, on 16-bit sets) cannot beat the best leaf is
   pruned; a leaf below `stop_below` ends the search at once;
-* the children of a node one step from the end are leaves, scored where they are made.
+* the children of a node one step from the end are leaves, scored where they are made;
+* one slide step from the end, `last_slide_key` (a bound of its own, checked against the
+  leaves) prunes before `lower_key` is computed.
 
 Only the symmetry merging of proofs.symmetry is left out (it is an optimisation; the states
 it merges are expanded twice here). tests/test_solver_kernel.py pins `lower_key` to
@@ -227,6 +233,31 @@ def last_slide_key(grid: np.uint64, down: int) -> int:
 
 
 @compiled
+def spread(grid: np.uint64) -> int:
+    """How far the cards left now are from cancelling: over each card no equal card touches,
+    the distance to the nearest equal card, less one (CELLS when it has none). Only an order
+    for the search's children (closer first), never a bound."""
+    gone, occupied = cancelled_and_occupied(grid)
+    left = occupied ^ gone
+    total = 0
+    for cell in range(CELLS):
+        if not (left >> U(4 * cell)) & U(1):
+            continue
+        value = cell_value(grid, cell)
+        same = 0
+        for other in range(CELLS):
+            if other != cell and cell_value(grid, other) == value:
+                same |= 1 << other
+        gap = CELLS
+        for reach in range(2, 7):
+            if NEAR[reach, cell] & same:
+                gap = reach - 1
+                break
+        total += gap
+    return total
+
+
+@compiled
 def _key(grid: np.uint64) -> int:
     points, left = score(grid)
     return points * KEY_CARDS + left
@@ -328,7 +359,9 @@ def _expand(
             if bound >= cutoff:
                 counters[PRUNED] += 1  # nothing below can beat the best leaf
                 continue
-            order = bound * ORDER_SPAN + key
+            # one step from the end the leaves are near: the current score orders well enough
+            gap = spread(pushed) if depth + 1 < turns - 1 else 0
+            order = (bound * ORDER_SPAN + gap) * ORDER_SPAN + key
             # insertion sort on (bound, score, order made): stable
             spot = count
             while spot > 0 and sort_keys[spot - 1] > order:
