@@ -16,8 +16,8 @@ with a better order and one bound more:
 * a node whose `lower_key` (proofs.bounds' argument, on 16-bit sets) cannot beat the best leaf is
   pruned; a leaf below `stop_below` ends the search at once;
 * the children of a node one step from the end are leaves, scored where they are made;
-* one slide step from the end, `last_slide_key` (a bound of its own, checked against the
-  leaves) prunes before `lower_key` is computed.
+* one step from the end, `last_slide_key` or `last_eject_key` (bounds of their own, checked
+  against the leaves) prune before `lower_key` is computed.
 
 Only the symmetry merging of proofs.symmetry is left out (it is an optimisation; the states
 it merges are expanded twice here). tests/test_solver_kernel.py pins `lower_key` to
@@ -232,6 +232,41 @@ def last_slide_key(grid: np.uint64, down: int) -> int:
     return least
 
 
+def _beside_cells() -> NDArray[np.uint64]:
+    """AWAY[h]: the cells neither h nor beside it, in nibble form (bit 4·cell)."""
+    away = np.zeros(CELLS, np.uint64)
+    for hole in range(CELLS):
+        away[hole] = sum(1 << (4 * c) for c in range(CELLS) if DISTANCE[hole, c] > 1)
+    return away
+
+
+AWAY = _beside_cells()
+
+
+@compiled
+def last_eject_key(grid: np.uint64, down: int) -> int:
+    """A key no leaf one eject step below can beat (T1, P2, S1): the least, over every
+    face-down cell h and every line, of what the cards left now weigh away from both.
+
+    One eject step changes the cells of one line (any line: its cards shift, the entry comes
+    in) and the hole h (the revealed card leaves, the card pushed out or the pushed line's
+    last card lands there), so a card neither in the line, nor h, nor beside either keeps its
+    cell and its four neighbours. tests/test_solver_kernel.py checks it against every
+    one-step leaf."""
+    gone, occupied = cancelled_and_occupied(grid)
+    left = occupied ^ gone
+    kept = grid & (left * U(0xF))
+    least = INFINITE
+    for number in range(8):
+        base = left & UNTOUCHED[number]
+        for hole in range(CELLS):
+            if (down >> hole) & 1:
+                outside = base & AWAY[hole]
+                weight = nibble_sum(kept & (outside * U(0xF))) * KEY_CARDS + cell_count(outside)
+                least = min(least, weight)
+    return least
+
+
 @compiled
 def spread(grid: np.uint64) -> int:
     """How far the cards left now are from cancelling: over each card no equal card touches,
@@ -345,9 +380,12 @@ def _expand(
             pushed_down = push_face_down(down, STEPS, variant, hole, index)
             cutoff = at[BEST_KEY]
             counters[NODES] += 1
-            near_end = 0  # one slide step left: the line argument, cheaper, often stronger
-            if slide and depth + 1 == turns - 1:
-                near_end = last_slide_key(pushed, pushed_down)
+            near_end = 0  # one step left: the line argument, cheaper, often stronger
+            if depth + 1 == turns - 1:
+                if slide:
+                    near_end = last_slide_key(pushed, pushed_down)
+                else:
+                    near_end = last_eject_key(pushed, pushed_down)
                 if near_end >= cutoff:
                     counters[PRUNED] += 1
                     continue

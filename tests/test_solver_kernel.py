@@ -215,3 +215,36 @@ def test_the_last_slide_step_bound_counts_a_lone_card_far_from_every_open_line()
     grid = parse_grid("1122/3344/5566/778T")
     down = 1 << 0  # a1 only
     assert kernel_search.last_slide_key(np.uint64(bits.pack(grid)), down) >= 10 * KEY_CARDS + 1
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.integers(1, 10), min_size=16, max_size=16),
+    st.integers(1, 0xFFFF),
+    st.integers(1, 10),
+    st.booleans(),
+)
+def test_the_last_eject_step_bound_never_exceeds_a_leaf_one_step_below(
+    values: list[int], down: int, card: int, solo: bool
+) -> None:
+    """T1, P2, S1: one eject step changes one line and the hole, so a card beside neither
+    keeps its neighbours; the bound is at most the best one-step leaf (reference engine)."""
+    grid = tuple(values)
+    leaves = []
+    for hole in (cell for cell in range(16) if (down >> cell) & 1):
+        holed = grid[:hole] + (HOLE,) + grid[hole + 1 :]
+        incoming = grid[hole] if solo else card
+        for push in legal_pushes(hole, "eject"):
+            result = score_grid(push_card(holed, push, incoming, "eject"))
+            leaves.append(result.points * KEY_CARDS + result.remaining)
+    bound = kernel_search.last_eject_key(np.uint64(bits.pack(grid)), down)
+    assert bound <= min(leaves)
+
+
+def test_the_last_eject_step_bound_counts_a_lone_card_away_from_every_line_and_hole() -> None:
+    """Three cards touch no equal card: d1's 9, a4's 8 and d4's T, in three corners; only b3
+    is face down. No line together with b3 and the cells beside them reaches all three, so
+    at least the 8 is left whatever the last step does."""
+    grid = parse_grid("1149/3344/5566/877T")
+    b3 = 9
+    assert kernel_search.last_eject_key(np.uint64(bits.pack(grid)), 1 << b3) == 8 * KEY_CARDS + 1
