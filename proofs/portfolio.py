@@ -5,8 +5,8 @@ proves small and bound-tight puzzles in milliseconds where Z3 takes seconds, Z3 
 witnesses and refutes where the search would have to exhaust billions of leaves. So both
 run together, on the two cores a machine has at least:
 
-* Z3 runs in a child process (the search is pure Python and holds the GIL; Z3's formula is
-  built in Python too), the search in this one;
+* Z3 runs in a child process (the search holds the GIL, in Python or between the compiled
+  kernel's slices; Z3's formula is built in Python too), the search in this one;
 * both work under the caller's `Deadline` (the child gets the time it has left);
 * the first *proved* answer wins and the other method is stopped at once: the child is
   terminated, or the search's deadline is cancelled (it stops at its next node);
