@@ -422,7 +422,7 @@ compare builds, or your engine with ours, without running anything again.
     dekal conformance report mine.json --badge badge.svg
 
 The badge shows the first engine's must-level coverage of what it claims
-("dekal conformance | 1360/1360"): green when every claimed must case passes, red
+("dekal conformance | 1362/1362"): green when every claimed must case passes, red
 otherwise. The files are read as untrusted input; a report_version this dekal does not
 know is refused.
 
