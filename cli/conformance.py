@@ -39,7 +39,7 @@ from dekal.cli.common import (
     text_of_at_most,
     whole_number,
 )
-from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION
+from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION, SUITE_VERSIONS
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
     Engine,
@@ -95,6 +95,12 @@ legal actions, the scores) is shown with the expected and actual positions side 
 "T3", "perft", "P1-neg", "game-0007". --expect FILE lists known failures, one per line
 "ID  reason" (or a JSON object ID -> reason): they count as expected failures, and a listed
 case that passes is reported as an unexpected pass.
+
+--suite v1 runs the frozen first suite instead (1080 cases; every suite stays runnable, so a
+CI pinned to v1 keeps its verdict); the report names the suite it ran.
+
+\b
+    dekal conformance run --engine "./my-engine" --suite v1 --junit v1.xml
 
 --smoke runs one short case per rule and kind of case (about 40 cases, a few seconds):
 a first check before the whole suite. --fail-fast stops at the first unexpected failure.
@@ -221,6 +227,16 @@ def engines_to_run(engine: str | None, python: str | None, timeout: float) -> li
         fail(f"engine unusable: {error}", EXIT_ENGINE)
 
 
+def suite_version(value: object) -> str:
+    """--suite: one of the suites that stay loadable (SUITE_VERSIONS: v1 is frozen, not gone)."""
+    text = str(value)
+    if text not in SUITE_VERSIONS:
+        raise typer.BadParameter(
+            f"{shown(text)} is not a suite: choose one of {', '.join(SUITE_VERSIONS)}"
+        )
+    return text
+
+
 FILTER_CHARS = 10_000
 """The longest --filter: each token is tried on every case, so its length bounds the work."""
 
@@ -341,12 +357,27 @@ def run(
             "--smoke", help="Run one short case per rule and kind of case (seconds, not minutes)."
         ),
     ] = False,
+    suite: Annotated[
+        str | None,
+        typer.Option(
+            "--suite",
+            metavar="VERSION",
+            help=f"The suite to run: {' or '.join(SUITE_VERSIONS)} (default {SUITE_VERSION}).",
+            parser=suite_version,
+        ),
+    ] = None,
 ) -> None:
+    if cases_path and suite:
+        fail(
+            "give --cases PATH or --suite VERSION, not both: --cases replaces the suite",
+            field="--suite",
+        )
+    version = suite or SUITE_VERSION
     try:
-        suite = load_cases()
+        suite_cases = load_cases(version)
     except SuiteError as error:
         fail(str(error), EXIT_ENGINE)
-    cases = read_cases(cases_path) if cases_path else suite
+    cases = read_cases(cases_path) if cases_path else suite_cases
     if filter_:
         tokens = [t.strip() for t in filter_.split(",") if t.strip()]
         cases = [case for case in cases if matches(case, tokens)]
@@ -359,7 +390,7 @@ def run(
     unknown = sorted(set(known) - {case["id"] for case in cases})
     if unknown:
         listed = ", ".join(shortened(case_id) for case_id in unknown[:5])
-        fail(f"lists IDs that are not in suite {SUITE_VERSION}: {listed}", field="--expect")
+        fail(f"lists IDs that are not in suite {version}: {listed}", field="--expect")
     runs: list[Run] = []
     for driven in engines_to_run(engine, python, timeout):
         if runs and fail_fast and runs[-1].unexpected:
@@ -370,7 +401,16 @@ def run(
         try:
             with progress_bar(len(chosen), f"{driven.label}") as progress:
                 runs.append(
-                    run_suite(driven, chosen, known, timeout, advancer(progress), strict, fail_fast)
+                    run_suite(
+                        driven,
+                        chosen,
+                        known,
+                        timeout,
+                        advancer(progress),
+                        strict,
+                        fail_fast,
+                        suite=version,
+                    )
                 )
         finally:
             driven.close()
@@ -422,7 +462,7 @@ compare builds, or your engine with ours, without running anything again.
     dekal conformance report mine.json --badge badge.svg
 
 The badge shows the first engine's must-level coverage of what it claims
-("dekal conformance | 1360/1360"): green when every claimed must case passes, red
+("dekal conformance | 1362/1362"): green when every claimed must case passes, red
 otherwise. The files are read as untrusted input; a report_version this dekal does not
 know is refused.
 
@@ -468,7 +508,8 @@ def report(
         write_file(badge, report_badge(reports[0]), "--badge")
     ok = all(r.get("ok") is True for r in reports)
     if json_output:
-        merged = {**reports[0], "ok": ok}
+        suites = ", ".join(sorted({str(r.get("suite")) for r in reports}))
+        merged = {**reports[0], "suite": suites, "ok": ok}
         merged["engines"] = [engine for r in reports for engine in r["engines"]]
         print_json(merged)
     raise typer.Exit(EXIT_OK if ok else EXIT_VERDICT)

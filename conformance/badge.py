@@ -1,4 +1,4 @@
-"""A shields-style SVG badge of a conformance run: "dekal conformance | 1360/1360".
+"""A shields-style SVG badge of a conformance run: "dekal conformance | 1362/1362".
 
 The figure is the first engine's must-level coverage of what it claims (passed ÷ `must`
 cases whose needs it claims, docs/validate.md "Coverage"): the badge belongs to the engine

@@ -143,7 +143,7 @@ def run_text(run: Run, show: int = 20) -> str:
     name = f"{info.get('name', run.engine)} {info.get('version', '')}".strip()
     totals = ", ".join(f"{run.count(s)} {LABELS[s]}" for s in STATUSES if run.count(s))
     parts = [
-        f"engine {name} ({run.engine}), suite {SUITE_VERSION}, protocol {PROTOCOL_VERSION}",
+        f"engine {name} ({run.engine}), suite {run.suite}, protocol {PROTOCOL_VERSION}",
         matrix_text(run),
         f"{len(run.outcomes)} case{'' if len(run.outcomes) == 1 else 's'}: {totals}",
         coverage_text(run),
@@ -223,6 +223,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
 def run_json(run: Run) -> dict[str, Any]:
     return {
         "engine": run.engine,
+        "suite": run.suite,
         "hello": run.info,
         "summary": summary(run),
         "rules": rule_matrix(run),
@@ -234,10 +235,16 @@ def run_json(run: Run) -> dict[str, Any]:
     }
 
 
+def suite_of(runs: list[Run]) -> str:
+    """The suite a report names: the one its runs were loaded from ("v1, v2" should runs of
+    two suites ever be reported together; the current suite for no run at all)."""
+    return ", ".join(sorted({run.suite for run in runs})) or SUITE_VERSION
+
+
 def report_json(runs: list[Run]) -> dict[str, Any]:
     return {
         "report_version": REPORT_VERSION,
-        "suite": SUITE_VERSION,
+        "suite": suite_of(runs),
         "protocol": PROTOCOL_VERSION,
         "ok": all(not run.unexpected and not run.aborted for run in runs),
         "matrix": MATRIX_NOTE.strip("()"),
@@ -271,7 +278,7 @@ def coverage_properties(run: Run) -> dict[str, str]:
 def junit_xml(runs: list[Run]) -> str:
     """JUnit XML: one testsuite per engine (coverage in its properties), one testcase per
     case (classname = kind); a failure's message starts with the rule it breaks."""
-    root = ET.Element("testsuites", name=f"dekal-conformance-{SUITE_VERSION}")
+    root = ET.Element("testsuites", name=f"dekal-conformance-{suite_of(runs)}")
     for run in runs:
         suite = ET.SubElement(
             root,
@@ -288,7 +295,7 @@ def junit_xml(runs: list[Run]) -> str:
                 suite,
                 "testcase",
                 name=f"{outcome.id} {outcome.case['title']}",
-                classname=f"{SUITE_VERSION}.{outcome.case['kind']}",
+                classname=f"{run.suite}.{outcome.case['kind']}",
                 time=f"{outcome.seconds:.4f}",
             )
             if outcome.blame is not None:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from dekal.conformance import SUITE_VERSION
 from dekal.conformance.attribution import (
     RESULT_PARTS,
     Blame,
@@ -681,6 +682,7 @@ class Run:
     strict: bool = False  # count `should`-level failures too
     cases: list[Case] = field(default_factory=list)  # every case asked for, run or not
     stopped: str = ""  # why the run stopped before the last case by request (--fail-fast)
+    suite: str = SUITE_VERSION  # the suite the cases come from (reports name it)
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
@@ -715,13 +717,15 @@ def run_suite(
     advance: Callable[[Outcome], None] | None = None,
     strict: bool = False,
     fail_fast: bool = False,
+    suite: str = SUITE_VERSION,
 ) -> Run:
     """Run every case, restarting the engine after an error; stop only if it cannot restart,
-    or, with `fail_fast`, after the first unexpected failure, error or pass."""
+    or, with `fail_fast`, after the first unexpected failure, error or pass. `suite` is the
+    version the cases were loaded from (load_cases(suite)): the run's reports name it."""
     from dekal.conformance.client import EngineUnusable
 
     expected_failures = expected_failures or {}
-    run = Run(engine.label, dict(engine.info), strict=strict, cases=list(cases))
+    run = Run(engine.label, dict(engine.info), strict=strict, cases=list(cases), suite=suite)
     for index, case in enumerate(cases):
         outcome = run_case(engine, case, timeout)
         if outcome.status == "error":

@@ -623,8 +623,38 @@ ACTIONS: list[Game] = [
     ),
 ]
 
-V2_GAMES: list[Game] = TWINS + CLASSES + LOWEST_GAMES + PROTOCOL + ACTIONS
+
+# -- the last seat's takes (issue 8's mutation run: no case listed seat 5's legal takes) ------
+_SEAT_FIVE_REVEALS = {"0:a1": "7", "1:a1": "3", "2:a1": "7", "3:a1": "T", "4:a1": "3", "5:a1": "1"}
+"""Six a1 reveals whose centre 1 3 3 7 7 T holds two pairs: seat 5 reveals the single lowest
+card, so it takes first under either first-player rule (chosen: by the set-up)."""
+
+SEAT_FIVE: list[Game] = [
+    Game(
+        f"game-{number:04d}",
+        "T3: seat 5 of a six-player game lists its takes, each centre value once, ascending "
+        f"(1 3 7 T of 1 3 3 7 7 T), then seat 0 takes next ({first} first player)",
+        ("T3", "M4"),
+        players=6,
+        first=first,
+        first_player=None if first == "lowest" else 5,
+        deal=Arranged(_SEAT_FIVE_REVEALS, seed=number),
+        script=(
+            *(f"reveal {seat} a1" for seat in range(6)),
+            "take 5 7",
+            "play turn",
+            "play turn",  # the token has passed to seat 0: seat 5 takes last, from one card
+        ),
+        seed=number,
+        legal=True,
+        expect_start=5,
+    )
+    for number, first in ((115, "chosen"), (116, "lowest"))
+]
+
+V2_GAMES: list[Game] = TWINS + CLASSES + LOWEST_GAMES + PROTOCOL + ACTIONS + SEAT_FIVE
 _twins(
+    ("game-0115", "game-0116"),
     ("game-0306", "game-0307"),
     ("T5-neg-0002", "T5-neg-0003"),
     ("proto-0001", "proto-0002"),

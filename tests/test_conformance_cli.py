@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dekal.cli.app import app
-from dekal.conformance.vectors import load_cases, schema
+from dekal.conformance.vectors import load_cases, manifest, schema
 
 HERE = Path(__file__).resolve()
 PYTHON = shlex.quote(sys.executable)
@@ -118,6 +118,75 @@ def test_expect_file_turns_known_failures_into_expected_ones(tmp_path: Path) -> 
 )
 def test_bad_usage_and_unusable_engines_have_their_exit_codes(args: list[str], code: int) -> None:
     assert dekal("conformance", "run", *args)[0] == code
+
+
+def test_suite_v1_runs_every_frozen_v1_case_and_the_reference_passes_them() -> None:
+    code, out = dekal("conformance", "run", "--engine", "ref", "--suite", "v1", "--json")
+    report = json.loads(out)
+    (engine,) = report["engines"]
+    v1 = manifest("v1")["cases"]
+    assert code == 0 and (report["suite"], engine["suite"]) == ("v1", "v1")
+    assert engine["summary"]["pass"] == len(engine["cases"]) == v1 < manifest("v2")["cases"]
+    assert {case["id"] for case in engine["cases"]} == {case["id"] for case in load_cases("v1")}
+
+
+def test_the_text_and_junit_reports_name_the_suite_that_ran(tmp_path: Path) -> None:
+    junit = tmp_path / "v1.xml"
+    code, out = dekal(
+        "conformance", "run", "--engine", "ref", "--suite", "v1", "--filter", "T5",
+        "--junit", str(junit),
+    )  # fmt: skip
+    assert code == 0 and out.splitlines()[0].endswith("(dekal-ref), suite v1, protocol 1")
+    suites = ET.parse(junit).getroot()
+    assert suites.get("name") == "dekal-conformance-v1"
+    assert {case.get("classname", "")[:3] for case in suites.iter("testcase")} == {"v1."}
+
+
+def test_suite_v2_is_the_default() -> None:
+    def ran(*suite: str) -> tuple[int, str, list[tuple[str, str]]]:
+        code, out = dekal(
+            "conformance", "run", "--engine", "ref", "--filter", "T3", *suite, "--json"
+        )
+        report = json.loads(out)
+        (engine,) = report["engines"]
+        return code, report["suite"], [(case["id"], case["status"]) for case in engine["cases"]]
+
+    assert (
+        ran("--suite", "v2")
+        == ran()
+        == (0, "v2", [(str(c["id"]), "pass") for c in load_cases("v2") if "T3" in c["rules"]])
+    )
+
+
+@pytest.mark.parametrize("value", ["v3", "V1", "", "v1,v2"])
+def test_a_suite_that_does_not_exist_is_refused_naming_the_choices(value: str) -> None:
+    result = runner.invoke(app, ["conformance", "run", "--engine", "ref", "--suite", value])
+    (line,) = result.stderr.splitlines()
+    assert result.exit_code == 2 and "--suite" in line and "choose one of v1, v2" in line
+    code, out = dekal("conformance", "run", "--engine", "ref", "--suite", value, "--json")
+    error = json.loads(out)["error"]
+    assert code == 2 and (error["kind"], error["field"]) == ("usage", "--suite")
+    assert "choose one of v1, v2" in error["message"]
+
+
+def test_cases_from_files_and_a_suite_are_refused_together(tmp_path: Path) -> None:
+    code, out = dekal("conformance", "run", "--suite", "v1", "--cases", str(tmp_path), "--json")
+    assert code == 2 and json.loads(out)["error"]["field"] == "--suite"
+
+
+def test_merged_reports_of_two_suites_name_both(tmp_path: Path) -> None:
+    for suite in ("v1", "v2"):
+        code, out = dekal(
+            "conformance", "run", "--engine", "ref", "--suite", suite, "--filter", "score-0001",
+            "--json",
+        )  # fmt: skip
+        (tmp_path / f"{suite}.json").write_text(out)
+    code, out = dekal(
+        "conformance", "report", str(tmp_path / "v1.json"), str(tmp_path / "v2.json"), "--json"
+    )
+    merged = json.loads(out)
+    assert code == 0 and merged["suite"] == "v1, v2"
+    assert [engine["suite"] for engine in merged["engines"]] == ["v1", "v2"]
 
 
 def test_an_engine_that_breaks_the_handshake_is_unusable() -> None:
