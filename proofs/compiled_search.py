@@ -17,6 +17,7 @@ from dekal.proofs.answer import KEY_CARDS
 from dekal.proofs.beam import Guess
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
+from dekal.proofs.search import Step, moves_of, steps_of
 
 FIRST_BUDGET = 2_000  # nodes in the first slice, before the kernel's pace is known
 MOST_BUDGET = 5_000_000
@@ -48,7 +49,7 @@ class CompiledSearch:
         """No leaf beats this key: a leaf that meets it ends the search, proved."""
         self.stop_below = max(stop_below, self.floor + 1)
         self.best_key = bound
-        self.best: tuple[tuple[int, int], ...] | None = None
+        self.best: tuple[Step, ...] | None = None
         self.timed_out = False
         self.group: tuple[object, ...] = ()  # the kernel merges no symmetric states
         self.nodes = self.leaves = self.pruned = self.memo_size = 0
@@ -59,18 +60,12 @@ class CompiledSearch:
         if key >= self.best_key:
             return
         self.best_key = key
-        self.best = tuple(
-            (move.reveal, [push for push, _ in self.legal[move.reveal]].index(move.push))
-            for move in guess.moves
-        )
+        self.best = steps_of(self.legal, guess.moves)
 
     def run(self) -> None:
         if self.best is not None and self.best_key < self.stop_below:
             return  # the warm start already meets the lower bound
-        first = None
-        if self.first is not None:
-            pushes = [push for push, _ in self.legal[self.first.reveal]]
-            first = (self.first.reveal, pushes.index(self.first.push))
+        first = steps_of(self.legal, [self.first])[0] if self.first is not None else None
         stack = kernel_search.Stack(
             self.start,
             self.puzzle.face_down_mask,
@@ -104,6 +99,4 @@ class CompiledSearch:
         self.memo_size = stack.count(kernel_search.MEMO)
 
     def moves(self) -> list[Move]:
-        if self.best is None:
-            return []
-        return [Move(hole, self.legal[hole][index][0]) for hole, index in self.best]
+        return [] if self.best is None else moves_of(self.legal, self.best)

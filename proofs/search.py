@@ -34,6 +34,7 @@ names here still work.)
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from dekal import bits, tables
@@ -55,7 +56,7 @@ from dekal.proofs.beam import beam as beam
 from dekal.proofs.beam import quick_bound as quick_bound
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
-from dekal_ref.notation import Grid
+from dekal_ref.notation import Grid, Push
 
 if TYPE_CHECKING:  # the compiled search loads numba: imported only when it runs
     from dekal.proofs.compiled_search import CompiledSearch
@@ -66,6 +67,25 @@ COMPILED_FROM = {"slide": 4, "eject": 3}
 exhausts a puzzle (48³ or 240² leaves) in less time than loading the kernel takes (≈0.5 s)."""
 SLICE_SECONDS = 0.02  # the compiled search reads the clock (and the cancel flag) this often
 MEMO_LIMIT = 3_000_000  # states remembered per search (memory stays a few hundred MB at most)
+
+
+Legal = Sequence[Sequence[tuple[Push, bits.PushStep]]]
+"""tables.LEGAL[variant]: per hole, the legal (push, step) pairs in notation order."""
+Step = tuple[int, int]
+"""A step as both searches keep it: (the revealed cell, the push's index in
+tables.LEGAL[variant][cell])."""
+
+
+def steps_of(legal: Legal, moves: Iterable[Move]) -> tuple[Step, ...]:
+    """The moves as (cell, push index) steps."""
+    return tuple(
+        (move.reveal, [push for push, _ in legal[move.reveal]].index(move.push)) for move in moves
+    )
+
+
+def moves_of(legal: Legal, steps: Iterable[Step]) -> list[Move]:
+    """The (cell, push index) steps as moves."""
+    return [Move(hole, legal[hole][index][0]) for hole, index in steps]
 
 
 class _Stop(Exception):
@@ -90,7 +110,7 @@ class _Search:
         self.stop_below = stop_below  # a leaf whose key is below this ends the search at once
         self.target = target  # reach: the only leaf wanted (None: score the leaves)
         self.first = first
-        self.best: tuple[tuple[int, int], ...] | None = None  # (hole, index) per step, best leaf
+        self.best: tuple[Step, ...] | None = None  # the best leaf's steps
         self.best_key = bound  # only leaves with a smaller key are wanted
         self.best_grid = 0
         self.legal = tables.LEGAL[puzzle.variant]
@@ -124,10 +144,7 @@ class _Search:
         if key >= self.best_key or self.target is not None:
             return
         self.best_key = key
-        self.best = tuple(
-            (move.reveal, [push for push, _ in self.legal[move.reveal]].index(move.push))
-            for move in guess.moves
-        )
+        self.best = steps_of(self.legal, guess.moves)
 
     def run(self) -> None:
         if self.best is not None and self.best_key < self.stop_below:
@@ -216,9 +233,7 @@ class _Search:
             raise _Stop
 
     def moves(self) -> list[Move]:
-        if self.best is None:
-            return []
-        return [Move(hole, self.legal[hole][index][0]) for hole, index in self.best]
+        return [] if self.best is None else moves_of(self.legal, self.best)
 
 
 def _searcher(

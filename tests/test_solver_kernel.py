@@ -184,6 +184,19 @@ def test_moves_are_named_as_in_the_legal_tables() -> None:
     assert len(answer.moves) == puzzle.turns
 
 
+def one_step_leaves(grid: tuple[int, ...], down: int, card: int | None, variant: str) -> list[int]:
+    """The key of every leaf one step below, on the reference engine (card None: solo, the
+    revealed card comes back in)."""
+    leaves = []
+    for hole in (cell for cell in range(16) if (down >> cell) & 1):
+        holed = grid[:hole] + (HOLE,) + grid[hole + 1 :]
+        incoming = grid[hole] if card is None else card
+        for push in legal_pushes(hole, variant):
+            result = score_grid(push_card(holed, push, incoming, variant))
+            leaves.append(result.points * KEY_CARDS + result.remaining)
+    return leaves
+
+
 @settings(max_examples=300)
 @given(
     st.lists(st.integers(1, 10), min_size=16, max_size=16),
@@ -198,15 +211,8 @@ def test_the_last_slide_step_bound_never_exceeds_a_leaf_one_step_below(
     keeps its neighbours. The bound is at most the best of every one-step leaf, played on
     the reference engine, and at least what those untouched cards weigh."""
     grid = tuple(values)
-    leaves = []
-    for hole in (cell for cell in range(16) if (down >> cell) & 1):
-        holed = grid[:hole] + (HOLE,) + grid[hole + 1 :]
-        incoming = grid[hole] if solo else card
-        for push in legal_pushes(hole, "slide"):
-            result = score_grid(push_card(holed, push, incoming, "slide"))
-            leaves.append(result.points * KEY_CARDS + result.remaining)
     bound = kernel_search.last_slide_key(np.uint64(bits.pack(grid)), down)
-    assert bound <= min(leaves)
+    assert bound <= min(one_step_leaves(grid, down, None if solo else card, "slide"))
 
 
 def test_the_last_slide_step_bound_counts_a_lone_card_far_from_every_open_line() -> None:
@@ -230,15 +236,8 @@ def test_the_last_eject_step_bound_never_exceeds_a_leaf_one_step_below(
     """T1, P2, S1: one eject step changes one line and the hole, so a card beside neither
     keeps its neighbours; the bound is at most the best one-step leaf (reference engine)."""
     grid = tuple(values)
-    leaves = []
-    for hole in (cell for cell in range(16) if (down >> cell) & 1):
-        holed = grid[:hole] + (HOLE,) + grid[hole + 1 :]
-        incoming = grid[hole] if solo else card
-        for push in legal_pushes(hole, "eject"):
-            result = score_grid(push_card(holed, push, incoming, "eject"))
-            leaves.append(result.points * KEY_CARDS + result.remaining)
     bound = kernel_search.last_eject_key(np.uint64(bits.pack(grid)), down)
-    assert bound <= min(leaves)
+    assert bound <= min(one_step_leaves(grid, down, None if solo else card, "eject"))
 
 
 def test_the_last_eject_step_bound_counts_a_lone_card_away_from_every_line_and_hole() -> None:
