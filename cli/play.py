@@ -41,6 +41,7 @@ hidden (M3); your own pick is yours to know.
     dekal play --bots greedy
     dekal play --players 4 --bots greedy,pimc,ismcts --seat 2 --seed 7
     dekal play --bots pimc --variant eject --first chosen --match 100
+    dekal play --players 3 --bots greedy --first chosen --starts 2
     dekal play --bots random --seed 1 --record game.dkr
     printf 'legal\\nquit\\n' | dekal play --bots greedy --seed 1 --json
 
@@ -231,9 +232,17 @@ def play(
         str,
         typer.Option(
             metavar="lowest|chosen",
-            help="First player: the lowest card revealed (F1, F2), or seat 0 (chosen, F3).",
+            help="First player: the lowest card revealed (F1, F2), or chosen (F3): --starts.",
         ),
     ] = "lowest",
+    starts: Annotated[
+        int | None,
+        typer.Option(
+            metavar="S",
+            help="With --first chosen: the seat the table chooses to start, 0 to P-1; default 0.",
+            parser=whole_number(0, 5),
+        ),
+    ] = None,
     match: Annotated[
         int | None,
         typer.Option(
@@ -274,6 +283,12 @@ def play(
             first=parse_first_rule(first),
             threshold=match,
         )
+    if starts is not None and rules.first != "chosen":
+        fail("--starts chooses the first player: it needs --first chosen (F3); under --first "
+             "lowest the lowest card revealed decides (F1, F2)", field="--starts")  # fmt: skip
+    if starts is not None and starts >= players:
+        fail(f"seat {starts} is not at a table of {players} (seats 0 to {players - 1})",
+             field="--starts")  # fmt: skip
     try:
         others = iter([checked_bot(spec) for spec in specs])
     except NotationError as error:
@@ -284,7 +299,7 @@ def play(
         seed=secrets.randbelow(SEED_MAX + 1) if seed is None else seed,
         human=seat,
         bots=seated,
-        first_player=0 if rules.first == "chosen" else None,
+        first_player=(starts or 0) if rules.first == "chosen" else None,
     )
     view: View = JsonView() if json_output else TextView()
     try:

@@ -375,3 +375,33 @@ def test_a_table_of_six_seats_three_bot_kinds_and_the_chosen_first_player(tmp_pa
     result = dekal([*args, "--seed", "3", "--json", "--record", str(tmp_path / "g.dkr")], "")
     start = json.loads(result.output.splitlines()[0])
     assert start["first_player"] == 0 and len(start["bots"]) == 5 and start["you"] == 5
+
+
+def test_under_the_chosen_rule_the_table_chooses_who_starts(tmp_path: Path) -> None:
+    """F3: with --first chosen the players choose the first player; --starts is their choice,
+    and the game is the one dekal.bots.table plays with that first player."""
+    record = tmp_path / "g.dkr"
+    args = ["play", "--players", "3", "--bots", "random", "--first", "chosen", "--starts", "2"]
+    result = dekal([*args, "--seed", "4", "--json", "--record", str(record)], "a1\n")
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert lines[0]["first_player"] == 2
+    takes = [line["seat"] for line in lines if line.get("event") == "take"]
+    prompts = [line["prompt"] for line in lines if "prompt" in line]
+    assert takes == [2] and prompts == ["reveal", "take"]  # seat 2 takes first, then seat 0
+    assert parse_record(record.read_text(encoding="utf-8")).first_player == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--starts", "1"], "needs --first chosen (F3)"),
+        (["--first", "chosen", "--starts", "3"], "seat 3 is not at a table of 3"),
+    ],
+)
+def test_starts_is_refused_without_the_chosen_rule_or_outside_the_table(
+    options: list[str], words: str
+) -> None:
+    result = dekal(["play", "--players", "3", "--bots", "random", *options, "--json"], "")
+    assert result.exit_code == 2
+    error = json.loads(result.output.strip().splitlines()[-1])["error"]
+    assert error["field"] == "--starts" and words in error["message"]
