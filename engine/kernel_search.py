@@ -51,7 +51,7 @@ INFINITE = 1 << 30  # proofs.bounds.INFINITE
 VALUES = 16  # a cell holds a nibble: values 1..15 (0 is a hole)
 MOST_CHILDREN = CELLS * MOST_PUSHES  # every hole, every push
 SLIDE = VARIANT_CODE["slide"]
-ORDER_SPAN = 1 << 13  # above any key (160 points · 32 + 16 cards): bound · span + key sorts by both
+ORDER_SPAN = 1 << 13  # above any key (160·32 + 16) and spread (16·16): one int sorts by all three
 
 # Fields of Stack.at, the search's scalars.
 DEPTH, BEST_KEY, STOP_BELOW, TURNS, VARIANT, FIRST_HOLE, FIRST_INDEX, SOLO, STATUS = range(9)
@@ -73,13 +73,17 @@ DISTANCE = np.abs(_ROW[:, None] - _ROW[None, :]) + np.abs(_COLUMN[:, None] - _CO
 """proofs.bounds.DISTANCE: rows plus columns apart."""
 
 
-_NEAR = np.zeros((CELLS + 2, CELLS), np.int64)
-for _reach in range(CELLS + 2):
-    for _cell in range(CELLS):
-        for _other in range(CELLS):
-            if _other != _cell and DISTANCE[_cell, _other] <= _reach:
-                _NEAR[_reach, _cell] |= 1 << _other
-NEAR = _NEAR
+def _near() -> NDArray[np.int64]:
+    near = np.zeros((CELLS + 2, CELLS), np.int64)
+    for reach in range(CELLS + 2):
+        for cell in range(CELLS):
+            for other in range(CELLS):
+                if other != cell and DISTANCE[cell, other] <= reach:
+                    near[reach, cell] |= 1 << other
+    return near
+
+
+NEAR = _near()
 """NEAR[reach, cell]: the other cells at most `reach` apart from `cell`, as a 16-bit set."""
 
 # Rows of the scratch array lower_key works in, one entry per value.
