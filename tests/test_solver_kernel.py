@@ -221,6 +221,10 @@ def one_step_leaves(grid: tuple[int, ...], down: int, card: int | None, variant:
     return leaves
 
 
+LAST_STEP_BOUNDS = {"slide": kernel_search.last_slide_key, "eject": kernel_search.last_eject_key}
+
+
+@pytest.mark.parametrize("variant", ["slide", "eject"])
 @settings(max_examples=300)
 @given(
     st.lists(st.integers(1, 10), min_size=16, max_size=16),
@@ -228,15 +232,15 @@ def one_step_leaves(grid: tuple[int, ...], down: int, card: int | None, variant:
     st.integers(1, 10),
     st.booleans(),
 )
-def test_the_last_slide_step_bound_never_exceeds_a_leaf_one_step_below(
-    values: list[int], down: int, card: int, solo: bool
+def test_the_last_step_bound_never_exceeds_a_leaf_one_step_below(
+    variant: str, values: list[int], down: int, card: int, solo: bool
 ) -> None:
-    """T1, P1, S1: one slide step changes one line only, so a card beside no changed cell
-    keeps its neighbours. The bound is at most the best of every one-step leaf, played on
-    the reference engine, and at least what those untouched cards weigh."""
+    """T1, P1/P2, S1: one slide step changes one line only, one eject step one line and the
+    hole, so a card beside no changed cell keeps its neighbours. The bound is at most the
+    best of every one-step leaf, played on the reference engine."""
     grid = tuple(values)
-    bound = kernel_search.last_slide_key(np.uint64(bits.pack(grid)), down)
-    assert bound <= min(one_step_leaves(grid, down, None if solo else card, "slide"))
+    bound = LAST_STEP_BOUNDS[variant](np.uint64(bits.pack(grid)), down)
+    assert bound <= min(one_step_leaves(grid, down, None if solo else card, variant))
 
 
 def test_the_last_slide_step_bound_counts_a_lone_card_far_from_every_open_line() -> None:
@@ -245,23 +249,6 @@ def test_the_last_slide_step_bound_counts_a_lone_card_far_from_every_open_line()
     grid = parse_grid("1122/3344/5566/778T")
     down = 1 << 0  # a1 only
     assert kernel_search.last_slide_key(np.uint64(bits.pack(grid)), down) >= 10 * KEY_CARDS + 1
-
-
-@settings(max_examples=300)
-@given(
-    st.lists(st.integers(1, 10), min_size=16, max_size=16),
-    st.integers(1, 0xFFFF),
-    st.integers(1, 10),
-    st.booleans(),
-)
-def test_the_last_eject_step_bound_never_exceeds_a_leaf_one_step_below(
-    values: list[int], down: int, card: int, solo: bool
-) -> None:
-    """T1, P2, S1: one eject step changes one line and the hole, so a card beside neither
-    keeps its neighbours; the bound is at most the best one-step leaf (reference engine)."""
-    grid = tuple(values)
-    bound = kernel_search.last_eject_key(np.uint64(bits.pack(grid)), down)
-    assert bound <= min(one_step_leaves(grid, down, None if solo else card, "eject"))
 
 
 def test_the_last_eject_step_bound_counts_a_lone_card_away_from_every_line_and_hole() -> None:
