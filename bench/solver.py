@@ -57,11 +57,10 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from dekal import bits
 from dekal.proofs import portfolio, search, z3_solve
 from dekal.proofs.answer import GaveUp
 from dekal.proofs.beam import quick_bound
-from dekal.proofs.bounds import lower_key
+from dekal.proofs.bounds import start_key
 from dekal.proofs.moves import ENTERS, shapes
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards
 from dekal_ref.notation import format_grid, parse_grid
@@ -361,10 +360,7 @@ def ten_value_puzzle(rng: random.Random, variant: str) -> Puzzle:
 def is_hard(puzzle: Puzzle) -> bool:
     """The beam's witness neither scores 0 nor meets the lower bound: a proof takes work."""
     guess = quick_bound(puzzle)
-    floor = lower_key(
-        bits.pack(puzzle.grid), puzzle.face_down_mask, puzzle.incoming, puzzle.turns, puzzle.variant
-    )
-    return guess.key > floor
+    return guess.key > start_key(puzzle)
 
 
 def make_hard(count: int, timeout: float, seed: int) -> int:

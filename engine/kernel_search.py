@@ -371,8 +371,8 @@ def _expand(
                 continue
             pushed = push_grid(holed, STEPS, variant, hole, index, card)
             move = hole * MOST_PUSHES + index
-            key = _key(pushed)
             if last:
+                key = _key(pushed)
                 counters[LEAVES] += 1
                 if key < at[BEST_KEY]:
                     at[BEST_KEY] = key
@@ -401,10 +401,12 @@ def _expand(
             if bound >= cutoff:
                 counters[PRUNED] += 1  # nothing below can beat the best leaf
                 continue
+            # scored only once it survives the bounds: most children one step from the end don't
+            key = _key(pushed)
             # one step from the end the leaves are near: the current score orders well enough
             gap = spread(pushed) if depth + 1 < turns - 1 else 0
             order = (bound * ORDER_SPAN + gap) * ORDER_SPAN + key
-            # insertion sort on (bound, score, order made): stable
+            # insertion sort on (bound, spread, score, order made): stable
             spot = count
             while spot > 0 and sort_keys[spot - 1] > order:
                 sort_keys[spot] = sort_keys[spot - 1]

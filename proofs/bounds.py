@@ -25,7 +25,9 @@ Keys are S3's order in one number, as everywhere in `proofs`: points·32 + cards
 
 from __future__ import annotations
 
+from dekal import bits
 from dekal.proofs.answer import KEY_CARDS
+from dekal.proofs.puzzle import Puzzle
 
 INFINITE = 1 << 30
 
@@ -64,6 +66,12 @@ def lower_key(
         up, hidden = face_up.get(value, []), face_down.get(value, [])
         costs.append(_value_costs(value, up, hidden, coming.count(value), steps, reach))
     return _share_reveals(costs, steps)
+
+
+def start_key(puzzle: Puzzle) -> int:
+    """`lower_key` at the puzzle's start: no outcome of the puzzle beats it."""
+    grid, down = bits.pack(puzzle.grid), puzzle.face_down_mask
+    return lower_key(grid, down, puzzle.incoming, puzzle.turns, puzzle.variant)
 
 
 def _far(cell: int, others: list[int], reach: int) -> bool:

@@ -43,9 +43,7 @@ class CompiledSearch:
         self.legal = tables.LEGAL[puzzle.variant]
         self.first = first
         self.start = bits.pack(puzzle.grid)
-        self.floor = bounds.lower_key(
-            self.start, puzzle.face_down_mask, puzzle.incoming, puzzle.turns, puzzle.variant
-        )
+        self.floor = bounds.start_key(puzzle)
         """No leaf beats this key: a leaf that meets it ends the search, proved."""
         self.stop_below = max(stop_below, self.floor + 1)
         self.best_key = bound

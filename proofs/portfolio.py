@@ -39,7 +39,6 @@ from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
 
-from dekal import bits
 from dekal.proofs import bounds, search
 from dekal.proofs.answer import (
     Answer,
@@ -239,7 +238,7 @@ def minimum(
     started = time.perf_counter()
     deadline = deadline or Deadline(timeout)
     guess = quick_bound(puzzle, first=first, deadline=deadline)  # one beam, for both methods
-    if _small(puzzle, first) or guess.key <= _floor(puzzle):
+    if _small(puzzle, first) or guess.key <= bounds.start_key(puzzle):
         alone = search.minimum(
             puzzle, deadline=deadline, progress=progress, first=first, warm=guess
         )
@@ -279,17 +278,6 @@ def _raise_failure(message: tuple[str, Any] | None) -> None:
         raise WitnessError(message[1])
     if message is not None and message[0] == "error":
         raise AssertionError(f"z3 failed in the portfolio's child: {message[1]}")
-
-
-def _floor(puzzle: Puzzle) -> int:
-    """The lower bound at the start (`bounds.lower_key`)."""
-    return bounds.lower_key(
-        bits.pack(puzzle.grid),
-        puzzle.face_down_mask,
-        puzzle.incoming,
-        puzzle.turns,
-        puzzle.variant,
-    )
 
 
 SMALL = {"slide": 3, "eject": 2}

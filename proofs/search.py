@@ -126,11 +126,7 @@ class _Search:
         self.at_once = leaves.steps_at_once(puzzle.variant)
         self.pruned = 0
         start = bits.pack(puzzle.grid)
-        self.floor = (
-            bounds.lower_key(start, puzzle.face_down_mask, self.cards, self.turns, puzzle.variant)
-            if target is None
-            else 0
-        )
+        self.floor = bounds.start_key(puzzle) if target is None else 0
         """No leaf beats this key (bounds.lower_key at the start): a leaf that meets it ends
         the search, proved."""
         self.group = () if target is not None else symmetry.stabiliser(start, puzzle.face_down_mask)

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 
 import z3  # type: ignore[import-untyped]
 
-from dekal import bits
 from dekal.proofs import beam, bounds
 from dekal.proofs.answer import (
     KEY_CARDS,
@@ -160,13 +159,7 @@ def minimum(
         session.stats["warm_start_seconds"] = warmed
         floor = 0
         if lower_bound:
-            floor = bounds.lower_key(
-                bits.pack(puzzle.grid),
-                puzzle.face_down_mask,
-                puzzle.incoming,
-                puzzle.turns,
-                puzzle.variant,
-            )
+            floor = bounds.start_key(puzzle)
             session.stats["lower_bound"] = floor // KEY_CARDS
         witness = None
         if guess is not None:  # Z3 replays the beam's moves in its own formula: a model at once

@@ -51,16 +51,6 @@ def key_of(grid: tuple[int, ...]) -> int:
     return result.points * KEY_CARDS + result.remaining
 
 
-def start_bound(puzzle: Puzzle) -> int:
-    return bounds.lower_key(
-        bits.pack(puzzle.grid),
-        puzzle.face_down_mask,
-        puzzle.incoming,
-        puzzle.turns,
-        puzzle.variant,
-    )
-
-
 @st.composite
 def puzzles(draw: st.DrawFn, variant: str, most_steps: int) -> Puzzle:
     """A small puzzle: a grid over 2–6 values, some face-down cells, 1–`most_steps` steps,
@@ -88,7 +78,7 @@ SMALL = st.one_of(puzzles("slide", 3), puzzles("eject", 2))
 
 @given(SMALL)
 def test_the_lower_bound_never_exceeds_the_best_reachable_key(puzzle: Puzzle) -> None:
-    assert start_bound(puzzle) <= plain_best_key(puzzle)
+    assert bounds.start_key(puzzle) <= plain_best_key(puzzle)
 
 
 @given(SMALL)
@@ -118,7 +108,7 @@ def test_the_beam_reaches_what_it_claims_and_never_beats_the_optimum(puzzle: Puz
 def test_solo_singletons_are_a_floor_the_search_meets_at_once() -> None:
     # 7, 8, 9 and T occur once each: whatever the play, they stay (S1), 34 points, 4 cards
     puzzle = make_puzzle((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3, 4, 5, 6), turns=6)
-    assert start_bound(puzzle) == 34 * KEY_CARDS + 4
+    assert bounds.start_key(puzzle) == 34 * KEY_CARDS + 4
     answer = search.minimum(puzzle, timeout=60)
     assert (answer.points, answer.remaining, answer.proof) == (34, 4, bounds.PROOF)
 
