@@ -24,6 +24,16 @@ if not os.environ.get("CI"):
     settings.load_profile("dev")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `deep` (too slow for the default run) run only under the deep profile."""
+    if config.getoption("hypothesis_profile", None) == "deep":
+        return
+    skip = pytest.mark.skip(reason="deep profile only: pytest --hypothesis-profile=deep")
+    for item in items:
+        if "deep" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The tests never write to the user's own cache: `dekal conformance fuzz` keeps its
