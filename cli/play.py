@@ -270,9 +270,9 @@ def play(
         check_directory_writable(Path.cwd())
     specs = parse_bot_list(bots, players)
     players = players or len(specs) + 1
-    if len(specs) != players - 1:
+    if len(specs) != players - 1 or players > 6:  # 2 to 6 seats, the human's included
         fail(f"{len(specs)} bots make {len(specs) + 1} players: Dékal has 2 to 6 (M2)",
-             field="--bots")  # fmt: skip
+             rule="M2", field="--bots")  # fmt: skip
     if seat >= players:
         fail(f"seat {seat} is not at a table of {players} (seats 0 to {players - 1})",
              field="--seat")  # fmt: skip

@@ -22,6 +22,7 @@ from dekal.cli.common import (
     fail,
     grid_picture,
     out,
+    output_file_or_stdout,
     print_json,
     user_errors,
     whole_number,
@@ -224,7 +225,11 @@ def puzzle(
     ] = False,
     svg: Annotated[
         str | None,
-        typer.Option(metavar="FILE", help="Write the puzzle's grid as SVG to FILE (- for stdout)."),
+        typer.Option(
+            metavar="FILE",
+            help="Write the puzzle's grid as SVG to FILE (- for stdout).",
+            parser=output_file_or_stdout,
+        ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
