@@ -142,18 +142,23 @@ _COMMAND: ContextVar[str] = ContextVar("dekal_command", default="dekal")
 """The running command's path (`dekal conformance run`): the field of an error that names
 no option, because it is about the command line as a whole."""
 _OPTION = re.compile(r"--[a-z][a-z0-9-]*")
+_PIECES = re.compile(r"[=,:\s]")
 
 
 def _quoted_short(message: str) -> str:
     """`message` with every long word of the command line in it cut to QUOTE_LIMIT
     characters, as typed or as repr quotes it (a library's message may quote a value
     whole: `No module named 'xxx…'`)."""
-    for word in _ARGUMENTS.get():
-        if len(word) <= QUOTE_LIMIT:
+    for argument in _ARGUMENTS.get():
+        if len(argument) <= QUOTE_LIMIT:
             continue
-        for form in (word, repr(word)[1:-1]):
-            if form in message:
-                message = message.replace(form, shortened(word))
+        # --option=value, and the items of a list (5,3,3), are quoted on their own too
+        for word in sorted({argument, *_PIECES.split(argument)}, key=len, reverse=True):
+            if len(word) <= QUOTE_LIMIT:
+                continue
+            for form in (word, repr(word)[1:-1]):
+                if form in message:
+                    message = message.replace(form, shortened(word))
     return message
 
 

@@ -10,7 +10,8 @@ only fail late, or never return, is refused at once with the option named:
   tree); it is opened, not merely asked about, because os.access says yes to root for any
   path, /proc and read-only mounts included;
 * a folder to write into exists, or is new in a folder that exists, and takes a new file;
-* kernel interfaces (/proc, /sys) and devices are refused: they look like files and are not;
+* kernel interfaces (/proc, /sys) and devices are refused: they look like files and are not
+  (but /dev/null is a file to write: the Unix way to throw output away);
 * the empty name is refused (it would otherwise mean the current folder, or "not given").
 
 Each check raises PathRefused with a one-line message that quotes at most 40 characters of
@@ -124,6 +125,8 @@ def output_file(value: object) -> Path:
     here), or a new one in an existing folder that takes it (made, then removed again)."""
     text, path = _named(value)
     status = _status(path, text)
+    if status is not None and os.path.realpath(path) == os.devnull:
+        return path  # the Unix way to throw output away: it never blocks, never fills
     if status is not None and not stat.S_ISREG(status.st_mode):
         _refuse(text, f"is {_what(status.st_mode)}: name a file")
     if _in_kernel_folder(path if status is not None else path.parent):

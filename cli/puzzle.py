@@ -181,9 +181,7 @@ def _write_svg(picture: str, target: str) -> None:
     if target == "-":
         sys.stdout.write(picture)
         return
-    try:
-        if Path(target).is_fifo():  # writing would wait for a reader for ever
-            fail(f"{shown(target)} is a named pipe: name a file, or - for stdout", field="--svg")
+    try:  # checked before the work (output_file_or_stdout); the disk can still refuse
         Path(target).write_text(picture, encoding="utf-8")
     except (OSError, ValueError) as error:  # ValueError: a NUL in the name
         fail(f"{shown(target)}: cannot write: {getattr(error, 'strerror', None) or error}",

@@ -157,3 +157,16 @@ def test_the_walk_covers_every_command_of_the_root() -> None:
     walked = {walked.path[0] for walked in WALKED}
     assert walked == set(COMMANDS)
     assert len(PARAMETERS) > 50
+
+
+@pytest.mark.parametrize("seed", ["\uff12", "\u0661\u0662", "1_0", " 7", "9" * 100_000])
+def test_the_engine_server_reads_its_seed_in_ascii_digits_only(
+    seed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m dekal.conformance.serve --seed ２` was read as 2 (issue 19)."""
+    from dekal.conformance.serve import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--seed", seed])
+    assert stopped.value.code == 2
+    assert "9" * 41 not in capsys.readouterr().err
