@@ -12,13 +12,15 @@ and without --json and with one of its flags. Whatever the value:
   {"error": {"kind", "rule" or "field", "message"}}; a usage error names the parameter;
   without --json it is an `error:` line on standard error;
 * at most 40 characters of the value are quoted back;
-* it answers within two minutes and raises the peak memory by less than 1 GB.
+* it answers within two minutes and raises the peak memory by less than 1 GB;
+* it writes nothing into the current folder (`--svg ''` once meant "here").
 
 The default run draws a few values per parameter; `--hypothesis-profile=deep` draws many.
 """
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +63,7 @@ PARAMETERS = [
     for param in walked.command.params
     if takes_value(param)
 ]
+ALWAYS = ("long text", "long digits", "empty", "fifo")
 NOT_NUMBERS = ("arabic digits", "fullwidth digit", "superscript", "underscore", "hex", "padded")
 """Values int() or float() would read, which are not numbers on the command line."""
 FLAGS = {walked.name: [p for p in walked.command.params if not takes_value(p)] for walked in WALKED}
@@ -98,6 +101,13 @@ def check(result: Result, growth: int, value: str, json_mode: bool, walked: Walk
     assert "Traceback" not in output, output[-2000:]
     assert not any(mark in output for mark in LONG_MARKS if mark[0] in value), output[-500:]
     assert growth < MEMORY, f"peak memory grew by {growth >> 20} MB"
+    written = sorted(path.name for path in Path.cwd().iterdir() if path.name != value)
+    assert not written, f"wrote where nobody asked, into the current folder: {written[:5]}"
+    for path in Path.cwd().iterdir():  # a file the value named, here: gone for the next
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
     if result.exit_code not in (2, 3):
         return
     if not json_mode:
@@ -131,6 +141,22 @@ def test_any_value_of_any_parameter_is_answered_or_refused_by_the_convention(
     check(result, growth, values[kind], json_mode, walked)
     if kind in NOT_NUMBERS and is_number(walked, param):  # type: ignore[arg-type]
         assert result.exit_code == 2, f"{values[kind]!r} read as a number: {result.output}"
+
+
+@pytest.mark.parametrize(("walked", "param"), PARAMETERS)
+def test_the_commonest_hostile_values_are_tried_on_every_parameter(
+    walked: Walked, param: object, at_work: Path
+) -> None:
+    """Beside the draws above, every parameter meets these, with and without --json: long
+    values (quoted back whole by a library's message), the empty name, a named pipe."""
+    values = HOSTILE_TEXT | hostile_paths(at_work)
+    for number, kind in enumerate(ALWAYS):
+        invocation = baseline(walked, at_work).with_value(param, values[kind])  # type: ignore[arg-type]
+        json_mode = number % 2 == 0
+        if json_mode:
+            invocation = invocation.with_flag(_json_flag(walked))
+        result, growth = invoke(invocation.args())
+        check(result, growth, values[kind], json_mode, walked)
 
 
 def _json_flag(walked: Walked) -> object:
