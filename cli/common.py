@@ -391,7 +391,13 @@ def _reason(error: BaseException) -> str:
 
 
 def read_text_file(path: Path, option: str, limit: int) -> str:
-    """A UTF-8 text file of at most `limit` characters, or `fail` naming the option and file."""
+    """A UTF-8 text file of at most `limit` characters, or `fail` naming the option and file.
+
+    The file is checked by dekal.cli.paths first (a FIFO in a --cases folder would block)."""
+    try:
+        paths.input_file(path)
+    except paths.PathRefused as error:
+        fail(str(error), kind="input", field=option)
     try:
         with path.open(encoding="utf-8") as handle:
             text = handle.read(limit + 1)
