@@ -119,3 +119,46 @@ def best_first(figures: Sequence[Figures]) -> list[Figures]:
     """Lowest expected score first (the lowest score wins, S3); equal expectations go to the
     higher P(win), then to the legal order."""
     return sorted(figures, key=lambda f: (f.expected_score, -f.p_win))
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The answer: every legal action of `seat`, best first.
+
+    `samples` is the number of worlds the figures are over: sampled worlds, or the distinct
+    worlds of an exact answer. `exact` is true when every world was enumerated with its
+    probability and the play after each action is certain in each world (the model makes
+    no draws, or no decision is left)."""
+
+    seat: int
+    phase: str
+    samples: int
+    model: str
+    exact: bool
+    seed: int
+    actions: tuple[Figures, ...]
+
+    @property
+    def best(self) -> Action:
+        return self.actions[0].action
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "samples": self.samples,
+            "model": self.model,  # issue 10 names the key: the bot that plays every later move
+            "exact": self.exact,
+            "seed": self.seed,
+            "actions": [
+                {
+                    "action": str(f.action),
+                    "expected_score": round(f.expected_score, 4),
+                    "ci95": [round(f.ci95[0], 4), round(f.ci95[1], 4)],
+                    "p_win": round(f.p_win, 4),
+                    "versus_best": [round(f.versus_best[0], 4), round(f.versus_best[1], 4)],
+                }
+                for f in self.actions
+            ],
+            "best": str(self.best),
+        }

@@ -1,132 +1,188 @@
-"""Which positions advise can be asked about: a view some game reaches, read from its text.
+"""A question to advise, made ready: whose decision it is, what it will cost, its worlds in
+batches.
 
-advise plays the round on from the position it is asked about, so a clock, a phase or grids
-that contradict each other would make its figures (and the legal actions) meaningless: such
-a position is refused, naming the rule (check_reachable). A full position is checked whole
-(M1, T1) before it is hidden (M3).
+`prepare` checks a question (the position is one some game reaches, dekal.bots.reachable;
+the seat has a decision: decision_of; the model is a bot; a search is not past
+MAX_SEARCH_WORK), lists the seat's legal actions and cuts its worlds into WorldBatches
+(dekal.bots.playout), enumerated with their probabilities when the answer can be exact
+(dekal.bots.enumeration). Nothing is played here: dekal.bots.advise runs the batches, and
+`Question.answer` turns their outcomes into the Advice.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 
-from dekal.bots.observation import Observation, check_view, read_public_view
+from dekal.bots.bot import Bot, make_bot
+from dekal.bots.enumeration import enumerated_worlds
+from dekal.bots.figures import Advice, Outcome, figures_of
+from dekal.bots.observation import Observation, legal_actions
+from dekal.bots.playout import BATCH, PLAYOUTS, WorldBatch
+from dekal.bots.reachable import check_reachable
 from dekal.state import TURNS_PER_ROUND
-from dekal_ref.deal import DECK
-from dekal_ref.errors import IllegalAction
-from dekal_ref.notation import HOLE, cell_name
-from dekal_ref.position import parse_position
-from dekal_ref.state import GameState, Phase
+from dekal_ref.actions import Action
+from dekal_ref.errors import DekalError, NotationError
+from dekal_ref.state import Phase
+
+MAX_SEARCH_WORK = 300_000_000
+"""With a searching model (pimc, ismcts) every decision of the played-out round runs a search:
+an answer may cost at most this much work, worlds x actions x decisions left in the round x
+the search's work per decision (search_work), at most half an hour on one core (measured:
+pimc about 7 microseconds a unit, ismcts about 8)."""
+DETERMINISTIC_MODELS = frozenset({"greedy"})
+"""Models that make no draws: under them, a world's outcome is one number, not a sample."""
 
 
-def check_reachable(view: Observation) -> None:
-    """Refuse, naming the rule, a view that no game can reach: advise plays the round on from
-    it, and a clock, a phase or grids that contradict each other would make its figures (and
-    the legal actions) meaningless. dekal.bots.observation.check_view has checked the deck
-    (M1, M2); this checks the round's shape, from what every turn does to every grid:
+class AdviceError(DekalError):
+    """A question advise cannot answer: a seat not at the table, or one with nothing to
+    decide. `field` names what is wrong (the seat)."""
 
-    * T5: a round has turns 1 to 16; a single game has one round (S4); `next` is a match's;
-    * T1: each turn reveals one face-down card of each grid, and pushes never turn a card
-      over (P1, P2), so a grid has 17 - turn face-down cards at the reveal, 16 - turn after
-      it, none once the round is scored; picks are made, and stay secret, in the reveal only,
-      and the last pick reveals them all at once; the centre fills at the reveal;
-    * T3, T4: a take finds 1 to n cards in the centre, a push 0 to n - 1; a card waits in
-      hand only for its push; a seat that has not pushed this turn has its hole, one that
-      has pushed has none, and before the reveal no grid has a hole;
-    * F1, F3, M4: the start is a seat at the table, unknown only on turn 1 of round 1, before
-      the reveal, when the lowest card decides it; F2: tie-break draws leave play in round 1
-      only, and not before the first reveal;
-    * S4: a match goes on only while every total is under its threshold.
-    """
-    n, rules, phase, turn = view.players, view.rules, view.phase, view.turn
-    if {len(view.grids), len(view.picked), len(view.totals)} != {n}:
-        raise IllegalAction("M2", f"the rules seat {n}: one grid, pick and total per seat")
-    check_view(view)  # M1, M2: the deck, for a view made in Python rather than read
-    playing = phase in (Phase.REVEAL, Phase.TAKE, Phase.PUSH)
-    if not 1 <= turn <= TURNS_PER_ROUND or view.round < 1:
-        raise IllegalAction("T5", f"round {view.round}, turn {turn}: a round has turns 1 to 16")
-    if not playing and turn != TURNS_PER_ROUND:
-        raise IllegalAction("T5", f"the round is scored only after turn 16, not turn {turn}")
-    if rules.threshold is None and view.round != 1:
-        raise IllegalAction("S4", f"a single game has one round, not round {view.round}")
-    if rules.threshold is None and phase is Phase.NEXT_ROUND:
-        raise IllegalAction("T5", "a single game has no next round: it is over (write over)")
-    over_threshold = rules.threshold is not None and max(view.totals) >= rules.threshold
-    if over_threshold and phase is not Phase.OVER:
-        raise IllegalAction("S4", f"a total reached {rules.threshold}: the match is over")
-    if rules.threshold is None and phase is not Phase.OVER and any(view.totals):
-        raise IllegalAction("S4", "a single game has no totals before its round is scored")
-    first_reveal = view.round == 1 and turn == 1 and phase is Phase.REVEAL
-    if (view.start is None) != (first_reveal and rules.first == "lowest"):
-        raise IllegalAction(
-            "F1", "the lowest card of round 1's first reveal gives the start: before it the"
-            " start is unknown (-), after it known (F3: given from the outset)",
-        )  # fmt: skip
-    if view.start is not None and view.start >= n:
-        raise IllegalAction("M4", f"the start {view.start} is not a seat: seats are 0 to {n - 1}")
-    if view.removed and (view.round != 1 or first_reveal or rules.first != "lowest"):
-        raise IllegalAction("F2", "cards leave play to break the first tie of round 1 only")
-    if any(view.picked) and phase is not Phase.REVEAL or all(view.picked):
-        raise IllegalAction("T1", "picks are secret during the reveal only; the last reveals all")
-    if (phase is Phase.REVEAL or not playing) and view.centre:
-        raise IllegalAction("T1", f"the centre fills at the reveal; in {phase.value} it is empty")
-    if phase is Phase.TAKE and not 1 <= len(view.centre) <= n:
-        raise IllegalAction("T3", f"a take finds 1 to {n} cards in the centre")
-    if phase is Phase.PUSH and len(view.centre) > n - 1:
-        raise IllegalAction("T4", f"a push leaves 0 to {n - 1} cards in the centre")
-    down = {Phase.REVEAL: 17 - turn}.get(phase, 16 - turn if playing else 0)
-    pushed = _pushed_this_turn(view)
-    for seat, cells in enumerate(view.grids):
-        if len(view.face_down_cells(seat)) != down:
-            raise IllegalAction(
-                "T1", f"seat {seat} has {len(view.face_down_cells(seat))} face-down cards:"
-                f" {down} in {phase.value} of turn {turn}, one revealed each turn",
-            )  # fmt: skip
-        holes = cells.count(HOLE)
-        if holes != int(phase in (Phase.TAKE, Phase.PUSH) and seat not in pushed):
-            raise IllegalAction(
-                "T4", f"seat {seat} has {holes} holes: a seat's reveal leaves one, its push"
-                " fills it",
-            )  # fmt: skip
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
 
 
-def _pushed_this_turn(view: Observation) -> set[int]:
-    """T3, T4: the seats that have taken and pushed this turn, from the token holder on."""
-    if view.phase not in (Phase.TAKE, Phase.PUSH) or view.start is None:
-        return set()
-    token = (view.start + view.turn - 1) % view.players
-    done = view.players - len(view.centre) - (view.phase is Phase.PUSH)
-    return {(token + k) % view.players for k in range(done)}
+def decision_of(view: Observation, seat: int) -> str:
+    """The seat's decision in this view: "reveal" (T1), "take" (T3) or "push" (T4).
+
+    AdviceError (field "seat") when the seat is not at the table or has nothing to decide."""
+    if not 0 <= seat < view.players:
+        raise AdviceError(
+            "seat", f"seat {seat} is not at the table: seats are 0 to {view.players - 1} (M4)"
+        )
+    why = f"seat {seat} has nothing to decide"
+    if view.phase is Phase.OVER:
+        raise AdviceError("seat", f"{why}: the game is over (T5, S4)")
+    if view.phase is Phase.NEXT_ROUND:
+        raise AdviceError("seat", f"{why}: the round is scored, the next needs a deal (M5)")
+    if view.phase is Phase.REVEAL:
+        if view.picked[seat]:
+            raise AdviceError("seat", f"{why}: it has picked this turn; the others pick (T1)")
+        return "reveal"
+    if view.to_act != seat:
+        verb = "take" if view.phase is Phase.TAKE else "push"
+        raise AdviceError("seat", f"{why}: seat {view.to_act} must {verb} now (T3, T4)")
+    return "take" if view.phase is Phase.TAKE else "push"
 
 
-def check_full_position(state: GameState) -> None:
-    """A full position shows what its view hides, so it must hold the deck exactly (M1: the
-    face-down cards and the pile included) and each made pick must be a face-down cell of its
-    seat (T1)."""
-    cards = Counter(card.value for grid in state.grids for card in grid if card is not None)
-    cards.update(state.centre + state.pile + state.removed)
-    if state.hand is not None:
-        cards[state.hand] += 1
-    for value in sorted(set(cards) | set(DECK)):
-        if cards[value] != DECK.count(value):
-            raise IllegalAction(
-                "M1", f"the position holds {cards[value]} cards of value {value}; the deck"
-                f" has {DECK.count(value)}",
-            )  # fmt: skip
-    for seat, pick in enumerate(state.picks):
-        if pick is not None and pick not in state.face_down_cells(seat):
-            raise IllegalAction(
-                "T1", f"seat {seat} picked {cell_name(pick)}, which is not a face-down card"
-            )
+def decisions_left(view: Observation) -> int:
+    """How many decisions the round has left after this one (T1, T3, T4: each turn every
+    seat reveals, takes and pushes): a bound on the searches a played-out round runs."""
+    n = view.players
+    this_turn = {
+        Phase.REVEAL: view.picked.count(False) + 2 * n,
+        Phase.TAKE: 2 * len(view.centre),
+        Phase.PUSH: 1 + 2 * len(view.centre),
+    }.get(view.phase, 0)
+    return max(0, this_turn - 1 + 3 * n * (TURNS_PER_ROUND - view.turn))
 
 
-def read_question(text: str) -> Observation:
-    """The position `dekal advise` is asked about: a public view line, or a full position
-    (checked whole, then hidden). NotationError naming the field, or IllegalAction naming the
-    rule for a position no game reaches (check_view, check_full_position, check_reachable)."""
-    stripped = text.strip()
-    if "?" not in stripped and "#" not in stripped:  # a full position: no view writes neither
-        check_full_position(parse_position(stripped))
-    view = read_public_view(stripped)
+def search_work(view: Observation, actions: int, worlds: int, bot: Bot) -> int:
+    """The work of an answer whose model searches at every later decision, in units of about
+    one compiled playout: pimc plays each of at most 16 legal actions in each sample, ismcts
+    runs a tree descent and a playout per iteration (some sixteen times a playout's cost).
+    The compiled policies (random, greedy) search nothing: 0."""
+    per_decision = 16 * (getattr(bot, "samples", 0) + getattr(bot, "iterations", 0))
+    return worlds * actions * decisions_left(view) * per_decision
+
+
+def ends_the_round(view: Observation, phase: str) -> bool:
+    """The last push of the round (T5): after it nobody decides, whatever the model."""
+    return phase == "push" and view.turn == TURNS_PER_ROUND and not view.centre
+
+
+SEARCH_BATCH = 10
+"""Worlds per batch under a searching model, where one world may take seconds: a bar that
+moves, a time left that can be estimated, the work spread evenly."""
+SECONDS_PER_UNIT = {"pimc": 7e-6, "ismcts": 8e-6}
+"""Rough time of one unit of search work (search_work) on one core, as measured for
+MAX_SEARCH_WORK: what the cost estimate before a search says."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question ready to be answered: checked, its actions listed, its worlds cut into
+    batches. `weights` are the worlds' probabilities in an exact answer (None: sampled);
+    `work` is the search work the answer costs (search_work; 0 for a compiled model)."""
+
+    view: Observation
+    seat: int
+    phase: str
+    model: str
+    seed: int
+    actions: tuple[Action, ...]
+    batches: tuple[WorldBatch, ...]
+    weights: tuple[Fraction, ...] | None
+    work: int
+
+    @property
+    def worlds(self) -> int:
+        """How many worlds the answer plays: sampled, or the distinct worlds enumerated."""
+        return sum(part.count for part in self.batches)
+
+    @property
+    def seconds(self) -> float:
+        """A rough time for the search on one core (0 for a compiled model)."""
+        return self.work * SECONDS_PER_UNIT.get(self.model.partition(":")[0], 0.0)
+
+    def answer(self, rows: Sequence[Sequence[Sequence[Outcome]]]) -> Advice:
+        """The Advice from evaluate_batch's rows, one per batch in order."""
+        per_world = [row for batch_rows in rows for row in batch_rows]
+        return Advice(
+            seat=self.seat,
+            phase=self.phase,
+            samples=len(per_world),
+            model=self.model,
+            exact=self.weights is not None,
+            seed=self.seed,
+            actions=tuple(figures_of(self.actions, per_world, self.weights)),
+        )
+
+
+def prepare(
+    view: Observation,
+    seat: int,
+    *,
+    samples: int = 1000,
+    seed: int = 0,
+    model: str = "greedy",
+    batch: int | None = None,
+    playout: str = "auto",
+) -> Question:
+    """The question of `advise`, checked and cut into batches of worlds, nothing played yet
+    (same errors as advise). `batch` worlds per batch: by default BATCH, or SEARCH_BATCH
+    under a searching model."""
     check_reachable(view)
-    return view
+    phase = decision_of(view, seat)
+    bot = make_bot(model)  # an unknown model is refused here
+    model = bot.name  # the canonical spec
+    if playout not in PLAYOUTS:
+        raise ValueError(f"playout: one of {', '.join(PLAYOUTS)}, not {playout!r}")
+    actions = tuple(legal_actions(view, seat))
+    work = search_work(view, len(actions), samples, bot)
+    if work > MAX_SEARCH_WORK:
+        raise NotationError(
+            "bot", f"{model} searching at each of {decisions_left(view)} later decisions of"
+            f" {samples:,} worlds x {len(actions)} actions is {work:,} units of work: at most"
+            f" {MAX_SEARCH_WORK:,}; give fewer --samples or a smaller search",
+        )  # fmt: skip
+    size = batch or (SEARCH_BATCH if work else BATCH)
+    certain_play = model in DETERMINISTIC_MODELS or ends_the_round(view, phase)
+    enumerated = enumerated_worlds(view, samples) if certain_play else None
+    if enumerated is not None:
+        states = [world for world, _ in enumerated]
+        batches = [
+            WorldBatch(view, seat, model, actions, seed, k, len(part), playout, tuple(part))
+            for k in range(0, len(states), size)
+            for part in [states[k : k + size]]
+        ]
+    else:
+        batches = [
+            WorldBatch(view, seat, model, actions, seed, k, min(size, samples - k), playout)
+            for k in range(0, samples, size)
+        ]
+    weights = None if enumerated is None else tuple(weight for _, weight in enumerated)
+    return Question(view, seat, phase, model, seed, actions, tuple(batches), weights, work)
