@@ -70,7 +70,11 @@ Exit codes: 0 annotated; 2 a record that cannot be read or that the rules refuse
 rule), a seat not at the table, a bad option.
 """
 
-MARK_WORDS = {"??": "blunder", "?": "mistake", "?!": "inaccuracy"}
+MARK_WORDS = {
+    "??": ("blunder", "blunders"),
+    "?": ("mistake", "mistakes"),
+    "?!": ("inaccuracy", "inaccuracies"),
+}
 
 
 def parse_seats(values: list[str] | None) -> list[int] | None:
@@ -221,7 +225,7 @@ def summary_lines(annotation: Annotation) -> list[str]:
     lines = []
     for summary in annotation.summaries():
         counts = ", ".join(
-            f"{count} {MARK_WORDS[mark]}{'s' if count != 1 else ''} ({mark})"
+            f"{count} {MARK_WORDS[mark][count != 1]} ({mark})"
             for count, mark in (
                 (summary.inaccuracies, "?!"),
                 (summary.mistakes, "?"),
