@@ -33,7 +33,7 @@ from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.reading import read_number, shown
 from dekal_ref.record import GameRecord, ReplayError
 
-ANNOTATE_HELP = f"""Judge every decision of a game record, as dekal advise would.
+ANNOTATE_HELP = f"""Judge every decision of a game record, as advise would.
 
 RECORD is a record file (text .dkr or JSON, as dekal play saves it), '-' for standard
 input, or the name of a record bundled with Dékal Lab (as dekal replay reads it). For every
