@@ -73,6 +73,8 @@ JUDGE = frozenset(
         "dekal.conformance.case_run",
         "dekal.conformance.client",
         "dekal.conformance.compare",
+        "dekal.conformance.engine_link",
+        "dekal.conformance.inprocess_engine",
         "dekal.conformance.perft_run",
         "dekal.conformance.protocol",
         "dekal.conformance.runner",
