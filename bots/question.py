@@ -21,12 +21,13 @@ from dekal.bots.figures import Advice, Outcome, figures_of
 from dekal.bots.observation import Observation, legal_actions
 from dekal.bots.playout import BATCH, PLAYOUTS, WorldBatch
 from dekal.bots.reachable import check_reachable
+from dekal.bots.work import MAX_WORK, advice_work
 from dekal.state import TURNS_PER_ROUND
 from dekal_ref.actions import Action
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.state import Phase
 
-MAX_SEARCH_WORK = 300_000_000
+MAX_SEARCH_WORK = MAX_WORK
 """With a searching model (pimc, ismcts) every decision of the played-out round runs a search:
 an answer may cost at most this much work, worlds x actions x decisions left in the round x
 the search's work per decision (search_work), at most half an hour on one core (measured:
@@ -84,9 +85,9 @@ def search_work(view: Observation, actions: int, worlds: int, bot: Bot) -> int:
     """The work of an answer whose model searches at every later decision, in units of about
     one compiled playout: pimc plays each of at most 16 legal actions in each sample, ismcts
     runs a tree descent and a playout per iteration (some sixteen times a playout's cost).
-    The compiled policies (random, greedy) search nothing: 0."""
-    per_decision = 16 * (getattr(bot, "samples", 0) + getattr(bot, "iterations", 0))
-    return worlds * actions * decisions_left(view) * per_decision
+    The compiled policies (random, greedy) search nothing: 0 (dekal.bots.work, the one count
+    of work the command line and the API share)."""
+    return advice_work(bot.name, worlds, actions, decisions_left(view))
 
 
 def ends_the_round(view: Observation, phase: str) -> bool:

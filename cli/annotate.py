@@ -85,7 +85,7 @@ def parse_seats(values: list[str] | None) -> list[int] | None:
     for value in values:
         for piece in value.split(","):
             try:
-                seats.append(read_number(piece.strip(), "seat", most=5))
+                seats.append(read_number(piece, "seat", most=5))
             except NotationError as error:
                 fail(f"{shown(value)}: {error.message} (seats are 0-5)", field="--seat")
     return seats
