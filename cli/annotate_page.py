@@ -2,7 +2,8 @@
 
 The page holds no script and loads nothing: a style sheet in its head, then a summary table
 per seat, then one section per decision with the move drawn as the seat saw it (the public
-view before and after the move, dekal_ref.svg.step_svg, M3) and its figures. Each section
+view before and after the move, dekal_ref.svg.step_svg, M3), its figures, and, when the
+seat played another move, the best move drawn the same way (folded in a <details>). Each section
 carries what a program needs to read it back without parsing words:
 
     <section class="decision" data-step="4" data-seat="0" data-phase="push"
@@ -14,6 +15,7 @@ from __future__ import annotations
 from html import escape
 
 from dekal.bots.annotate import MARKS, Annotation, Decision
+from dekal_ref.actions import apply
 from dekal_ref.svg import step_svg
 
 STYLE = """
@@ -84,7 +86,20 @@ def _decision_section(decision: Decision) -> str:
         f'<p class="view">{escape(str(view))}</p>'
         f"<table><tr><th>move</th><th>expected score</th><th>{label}</th>"
         f"<th>minus the best</th></tr>{rows}</table>"
-        f"<p>loss {decision.loss:.2f} points</p>{picture}</section>"
+        f'<p>loss {decision.loss:.2f} points</p><div class="played">{picture}</div>'
+        f"{_best_picture(decision)}</section>"
+    )
+
+
+def _best_picture(decision: Decision) -> str:
+    """The best move drawn too, folded, when the seat played another."""
+    best = decision.best_figures.action
+    if best == decision.played:
+        return ""
+    picture = step_svg(decision.before, best, apply(decision.before, best), public=True)
+    return (
+        f'<details class="best"><summary>the best move, {escape(str(best))}, drawn</summary>'
+        f"{picture}</details>"
     )
 
 
