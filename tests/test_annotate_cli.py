@@ -177,3 +177,9 @@ def test_a_browser_shows_every_decision_of_the_json_drawn(tmp_path: Path) -> Non
         assert body.count("<svg") == (1 if decision["played"] == decision["best"] else 2)
         face_down = re.findall(r'<g class="card"[^>]*data-state="face-down"[^>]*>', body)
         assert face_down and not any("data-value" in card for card in face_down)  # M3
+
+
+@pytest.mark.deep
+def test_the_annotation_does_not_depend_on_the_workers(both_seats: dict) -> None:
+    shared = annotated("--workers", "2")
+    assert shared == both_seats
