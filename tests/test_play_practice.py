@@ -50,7 +50,7 @@ def test_each_take_and_push_prompt_lists_exactly_the_legal_choices(variant: str,
     choose = random.Random(seed)
     args = [*PLAY[:3], "--seed", str(seed), "--variant", variant]
     script, checked = "", 0
-    for _ in range(24):  # eight turns of reveal, take and push
+    for _ in range(15):  # five turns of reveal, take and push
         result = dekal(args, script + "legal\n")
         last_prompt = [line for line in result.output.splitlines() if "> " in line][-1]
         legal = result.output.rsplit("legal: ", 1)[1].splitlines()[0].split(", ")
@@ -58,7 +58,7 @@ def test_each_take_and_push_prompt_lists_exactly_the_legal_choices(variant: str,
             assert prompt.group(2).split() == [action.split()[2] for action in legal]
             checked += 1
         script += choose.choice(legal) + "\n"
-    assert checked >= 10
+    assert checked >= 6
 
 
 def test_a_corner_hole_offers_two_sides_not_four() -> None:
