@@ -1,0 +1,275 @@
+"""Every failure drawn (issue 18, part 6): each kind of divergence the runner produces reaches
+the HTML page as a picture or a table, never as raw text.
+
+The divergences are real: the reference behind the protocol adapter with one reply changed
+(a leaked card in the public view, a legal action dropped, a ranking reversed…), run through
+the runner until its first failure. Between them they reach every drawing of
+dekal.conformance.divergence_html but the last resort; a property then checks that any
+divergence at all, however odd, is drawn as a table or picture and cannot inject markup.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dekal_ref
+from dekal.conformance.adapter import ProtocolAdapter
+from dekal.conformance.client import InProcessEngine
+from dekal.conformance.divergence_html import DRAWINGS, divergence_html, drawing_of
+from dekal.conformance.protocol import Message, position_fields
+from dekal.conformance.report import divergence_json
+from dekal.conformance.runner import run_case
+from dekal.conformance.vectors import Case, load_cases
+from dekal_ref.position import HIDDEN_LETTERS
+
+CASES = load_cases()
+SVG = "{http://www.w3.org/2000/svg}"
+Change = Callable[[Message, Message], Message]
+
+
+class Distorted:
+    """The reference engine, every reply passed through `change(request, reply)`."""
+
+    def __init__(self, change: Change) -> None:
+        self.adapter, self.change = ProtocolAdapter(dekal_ref, name="distorted"), change
+
+    def handle(self, request: Message) -> Message:
+        return self.change(request, self.adapter.handle(request))
+
+
+@dataclass(frozen=True)
+class Distortion:
+    name: str
+    drawing: str  # the drawing its divergence must get
+    kinds: tuple[str, ...]  # the case kinds to run until the first failure
+    change: Change
+    case: Callable[[Case], bool] = lambda case: True
+
+
+def on(cmd: str, edit: Callable[[Message, Message], None]) -> Change:
+    """A change of the successful replies to `cmd` only."""
+
+    def change(request: Message, reply: Message) -> Message:
+        if request.get("cmd") == cmd and reply.get("ok"):
+            reply = json.loads(json.dumps(reply))
+            edit(request, reply)
+        return reply
+
+    return change
+
+
+def leak_one_card(_: Message, reply: Message) -> None:
+    """The public view shows the first face-down card of the full position (M3)."""
+    full, public = reply["position"].split(" "), reply.get("public", "").split(" ")
+    if len(public) != 10:
+        return
+    for index, symbol in enumerate(full[4]):
+        if symbol in HIDDEN_LETTERS:
+            value = HIDDEN_LETTERS.index(symbol) + 1
+            grids = public[4]
+            public[4] = grids[:index] + ("T" if value == 10 else str(value)) + grids[index + 1 :]
+            reply["public"] = " ".join(public)
+            return
+
+
+def swap_first_cells(_: Message, reply: Message) -> None:
+    """Seat 0's a1 and b1 swapped in the full position."""
+    fields = reply["position"].split(" ")
+    if len(fields) == 10 and fields[4][0] != fields[4][1]:
+        fields[4] = fields[4][1] + fields[4][0] + fields[4][2:]
+        reply["position"] = " ".join(fields)
+
+
+def cancel_less(_: Message, reply: Message) -> None:
+    for score in reply["scores"]:
+        if score["cancelled"]:
+            score["cancelled"] = score["cancelled"][1:]
+            return
+
+
+def accept_anything(request: Message, reply: Message) -> Message:
+    if request.get("cmd") == "new_game":
+        return {"id": reply.get("id"), "ok": True}
+    return reply
+
+
+def accept_refused_actions(request: Message, reply: Message) -> Message:
+    """A refused action said accepted; the game is left as it was."""
+    if request.get("cmd") == "action" and not reply.get("ok"):
+        return {"id": reply.get("id"), "ok": True}
+    return reply
+
+
+def has_perft_request(case: Case) -> bool:
+    return any(s.get("request", {}).get("cmd") == "perft" and s["expect"]["ok"]
+               for s in case.get("steps", []))  # fmt: skip
+
+
+DISTORTIONS = [
+    Distortion("position", "position", ("game",), on("position", swap_first_cells)),
+    Distortion("public view leak", "public", ("game",), on("position", leak_one_card)),
+    Distortion("legal action dropped", "actions", ("game",),
+               on("legal", lambda _, r: r.update(actions=r["actions"][:-1]))),
+    Distortion("legal action twice", "twice", ("game",),
+               on("legal", lambda _, r: r.update(actions=r["actions"] + r["actions"][:1]))),
+    Distortion("ranking reversed", "result", ("game",),
+               on("result", lambda _, r: r.update(ranking=r["ranking"][::-1]))),
+    Distortion("a cancelled cell forgotten", "result", ("game",), on("result", cancel_less)),
+    Distortion("refused action accepted", "verdict", ("game",), accept_refused_actions),
+    Distortion("bad set-up accepted", "verdict", ("setup",), accept_anything),
+    Distortion("score cancels less", "grid", ("score",),
+               on("score", lambda _, r: r.update(cancelled=r["cancelled"][1:]))),
+    Distortion("push moves another card", "grid", ("push",),
+               on("push", lambda _, r: r.update(grid=r["grid"][::-1]))),
+    Distortion("legal push dropped", "actions", ("pushes",),
+               on("pushes", lambda _, r: r.update(pushes=r["pushes"][1:]))),
+    Distortion("perft count off", "perft", ("perft",),
+               on("perft", lambda _, r: r.update(nodes=r["nodes"] + 1))),
+    Distortion("perft answer off", "answer", ("game",),
+               on("perft", lambda _, r: r.update(nodes=r["nodes"] + 1)), has_perft_request),
+    Distortion("deal pile reversed", "deal", ("deal",),
+               on("deal", lambda _, r: r["deal"].update(pile=r["deal"]["pile"][::-1]))),
+]  # fmt: skip
+
+
+def first_divergence(distortion: Distortion) -> dict[str, Any]:
+    """The divergence of the first case (of the distortion's kinds) the distorted engine fails,
+    as the JSON report holds it."""
+    engine = InProcessEngine(lambda: Distorted(distortion.change), "distorted", timeout=5)
+    try:
+        for case in CASES:
+            if case["kind"] in distortion.kinds and distortion.case(case):
+                outcome = run_case(engine, case, timeout=5)
+                if outcome.status == "fail" and outcome.divergence is not None:
+                    return divergence_json(outcome.divergence)
+                assert outcome.status in ("pass", "skip"), outcome.message
+    finally:
+        engine.close()
+    raise AssertionError(f"no case fails an engine whose {distortion.name}")
+
+
+@pytest.fixture(scope="module")
+def divergences() -> dict[str, dict[str, Any]]:
+    return {d.name: first_divergence(d) for d in DISTORTIONS}
+
+
+def cards(drawn: str, side: str) -> list[ET.Element]:
+    """The card elements of every SVG on one side ("expected"/"engine") of a drawing."""
+    part = drawn.split(f'<div class="picture" data-side="{side}"')[1]
+    part = part.split('<div class="picture"')[0]
+    svgs = ["<svg" + chunk.split("</svg>")[0] + "</svg>" for chunk in part.split("<svg")[1:]]
+    return [g for svg in svgs for g in ET.fromstring(svg).iter(f"{SVG}g")
+            if g.get("class") == "card"]  # fmt: skip
+
+
+def differing_rows(drawn: str, table: str) -> list[str]:
+    found = drawn.split(f'<table class="{table}">')[1].split("</table>")[0]
+    return re.findall(r'<tr class="differs" data-row="([^"]*)"', found)
+
+
+@pytest.mark.parametrize("distortion", DISTORTIONS, ids=lambda d: d.name)
+def test_each_kind_of_failure_is_drawn_as_a_picture_or_table(
+    distortion: Distortion, divergences: dict[str, dict[str, Any]]
+) -> None:
+    divergence = divergences[distortion.name]
+    drawn = divergence_html(divergence)
+    assert drawing_of(divergence) == distortion.drawing, divergence["what"]
+    assert "<svg" in drawn or "<table" in drawn
+    assert "<pre" not in drawn  # no side printed raw
+    assert 'class="differs"' in drawn or "data-differs" in drawn  # what differs is marked
+
+
+def test_every_drawing_but_the_last_resort_is_reached_by_a_real_divergence() -> None:
+    assert {d.drawing for d in DISTORTIONS} == set(DRAWINGS) - {"values"}
+
+
+def test_a_leaked_card_is_outlined_in_the_engines_public_view(
+    divergences: dict[str, dict[str, Any]],
+) -> None:
+    drawn = divergence_html(divergences["public view leak"])
+    leaked = [g for g in cards(drawn, "engine") if g.get("data-differs") == "leaked"]
+    assert len(leaked) == 1 and leaked[0].get("data-value") is not None
+    (hidden,) = [g for g in cards(drawn, "expected") if g.get("data-differs")]
+    assert hidden.get("data-cell") == leaked[0].get("data-cell")
+    assert hidden.get("data-value") is None  # the expected side keeps it a `?`
+
+
+def test_a_reversed_ranking_marks_the_rows_that_differ(
+    divergences: dict[str, dict[str, Any]],
+) -> None:
+    divergence = divergences["ranking reversed"]
+    ranking = json.loads(divergence["expected"])["ranking"]
+    rows = differing_rows(divergence_html(divergence), "ranking")
+    moved = [i for i in range(len(ranking)) if ranking[i] != ranking[::-1][i]]
+    assert rows == [f"row {i + 1}" for i in moved] and rows
+
+
+def test_cancelled_cells_of_a_result_are_drawn_on_the_final_grid(
+    divergences: dict[str, dict[str, Any]],
+) -> None:
+    divergence = divergences["a cancelled cell forgotten"]
+    want, got = (json.loads(divergence[side]) for side in ("expected", "actual"))
+    (seat,) = [s for s, score in enumerate(want["scores"])
+               if score["cancelled"] != got["scores"][s]["cancelled"]]  # fmt: skip
+    drawn = divergence_html(divergence)
+    for side, result in (("expected", want), ("engine", got)):
+        struck = {g.get("data-cell") for g in cards(drawn, side)
+                  if g.get("data-state") == "cancelled"}  # fmt: skip
+        assert struck == set(result["scores"][seat]["cancelled"]), side
+    grid = position_fields(divergence["context"])["grids"].split("|")[seat]
+    assert f"grid {grid}" in drawn  # the seat's own final grid
+
+
+def test_a_dropped_legal_action_is_the_row_marked(divergences: dict[str, dict[str, Any]]) -> None:
+    divergence = divergences["legal action dropped"]
+    dropped = divergence["what"].split("missing ")[1]
+    assert differing_rows(divergence_html(divergence), "actions") == [dropped]
+
+
+def test_a_verdict_is_a_table_of_both_verdicts(divergences: dict[str, dict[str, Any]]) -> None:
+    drawn = divergence_html(divergences["refused action accepted"])
+    assert re.search(r"<td>verdict</td><td>refused with rule \w+</td><td>accepted</td>", drawn)
+
+
+# --- Any divergence at all ----------------------------------------------------------------
+
+HOSTILE = '<script>alert("x")</script>'
+TEXTS = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from([HOSTILE, "", "a1 b2", '{"a": "<b>"}', "[1, 2]", "nodes: expected 1, "
+                     "engine <i>", "1111/2222/3333/444?", CASES[0]["start"]["position"]
+                     if "start" in CASES[0] else ""]),
+)  # fmt: skip
+DIVERGENCES = st.fixed_dictionaries(
+    {
+        "kind": st.sampled_from(["position", "grid", "result", "text", HOSTILE]),
+        "field": st.sampled_from(["public view", "legal actions", "deal", "ranking", HOSTILE]),
+        "what": st.sampled_from([
+            "the public view differs", "legal actions: listed twice: ['<b>']",
+            f"expected {HOSTILE}, the engine {HOSTILE}", "the perft count differs", HOSTILE,
+        ]),
+        "expected": TEXTS,
+        "actual": TEXTS,
+        "context": TEXTS,
+        "marks": st.lists(st.lists(TEXTS, max_size=3), max_size=3),
+    }
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(divergence=DIVERGENCES)
+def test_any_divergence_is_drawn_as_a_table_or_picture_without_markup_from_it(
+    divergence: dict[str, Any],
+) -> None:
+    drawn = divergence_html(divergence)
+    assert "<table" in drawn or "<svg" in drawn
+    assert "<script" not in drawn and "<b>" not in drawn and "<i>" not in drawn
