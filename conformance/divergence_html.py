@@ -52,6 +52,7 @@ PERFT_ENTRY = re.compile(r"^\s+(?P<node>.+?): expected (?P<expected>.+), engine 
 PERFT_NODES = re.compile(r"^nodes: expected (?P<expected>.+), engine (?P<engine>.+)$")
 
 Divergence = dict[str, Any]
+WHY = {"leaked": "leaked: M3 hides it", "hidden": "hidden: it is public", "true": "another card"}
 
 
 def esc(text: object, limit: int = SHOWN_CHARS) -> str:
@@ -97,7 +98,7 @@ def comparison_table(
             cls = ' class="differs"' if want != got else ""
             lines.append(
                 f'<tr{cls} data-row="{esc(label, 200)}"><td>{esc(label, 200)}</td>'
-                f"<td>{esc(want)}</td><td>{esc(got)}</td></tr>"
+                f"<td>{marked(want, got)}</td><td>{marked(got, want)}</td></tr>"
             )
         if len(chosen) > MAX_ROWS:
             lines.append(f'<tr><td colspan="3">… and {len(chosen) - MAX_ROWS} more</td></tr>')
@@ -124,6 +125,18 @@ def verdict_table(what: str) -> str:
     )
 
 
+def marked(text: str, other: str, limit: int = SHOWN_CHARS) -> str:
+    """`text` escaped, each character that differs from `other`'s at the same place in a
+    <mark> (a long field, like a pile of 68 cards, shows where it parts)."""
+    if len(text) > limit or text == other:
+        return esc(text, limit)
+    return "".join(
+        html.escape(char) if index < len(other) and other[index] == char
+        else f"<mark>{html.escape(char)}</mark>"
+        for index, char in enumerate(text)
+    )  # fmt: skip
+
+
 def fields_table(expected: str, actual: str) -> str:
     """The fields of two positions (or public views), the ones that differ marked."""
     want, got = position_fields(expected), position_fields(actual)
@@ -133,7 +146,7 @@ def fields_table(expected: str, actual: str) -> str:
         cls = ' class="differs"' if a != b else ""
         rows.append(
             f'<tr{cls} data-field="{esc(name, 100)}"><td>{esc(name, 100)}</td>'
-            f"<td>{esc(a)}</td><td>{esc(b)}</td></tr>"
+            f"<td>{marked(a, b)}</td><td>{marked(b, a)}</td></tr>"
         )
     return '<table class="fields">' + "".join(rows) + "</table>"
 
@@ -154,12 +167,27 @@ def draw_public(divergence: Divergence) -> str:
     """M3: the engine's public view shows a card or pick nobody may see (leaked), or hides
     one everybody sees; its grids drawn beside the expected public view."""
     expected, actual = texts(divergence)
-    drawn = grids_pictures(grids_field(expected), grids_field(actual), expected, actual)
+    want, got = grids_field(expected), grids_field(actual)
+    drawn = grids_pictures(want, got, expected, actual)
     note = (
         "<p>A public view shows <code>?</code> for a face-down card or a pick (M3). Outlined: "
         "a cell the engine shows but should hide (leaked), or hides but should show.</p>"
     )
-    return fields_table(expected, actual) + pictures(drawn) + note
+    rows = [
+        (f"seat {at.replace(':', ' ')}: {WHY[why]}", symbol(want, at), symbol(got, at))
+        for at, why in differing_cells(want, got).items()
+    ]
+    cells = comparison_table(rows, "cells", ("cell", "expected", "engine")) if rows else ""
+    return fields_table(expected, actual) + pictures(drawn) + note + cells
+
+
+def symbol(grids: list[str], where: str) -> str:
+    """The symbol a list of grids shows at "seat:cell" ("" when it has none)."""
+    seat, _, cell = where.partition(":")
+    if not seat.isdigit() or int(seat) >= len(grids) or len(cell) != 2:
+        return ""
+    index = (int(cell[1]) - 1) * 4 + "abcd".index(cell[0])
+    return grids[int(seat)].replace("/", "")[index : index + 1]
 
 
 def draw_grid(divergence: Divergence) -> str:

@@ -43,6 +43,8 @@ STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
+td { overflow-wrap: anywhere; } td:first-child { overflow-wrap: normal; }
+mark { background: #f5b041; }
 td.cell { text-align: right; font-variant-numeric: tabular-nums; }
 .pass { background: #e3f4e1; } .fail { background: #f9d6d2; }
 .error { background: #fbe3b8; } .skip { background: #eeeeee; color: #666; }
@@ -214,6 +216,31 @@ def coverage_html(columns: list[dict[str, Any]]) -> str:
     return '<table class="coverage">\n' + "\n".join(rows) + "\n</table>"
 
 
+def skipped_html(engine: dict[str, Any]) -> str:
+    """Why cases were not run (a variant or feature not claimed, a deal the engine cannot be
+    given…): one row per reason as the runner words it, with the cases folded under it."""
+    reasons: dict[str, list[str]] = {}
+    for case in engine["cases"]:
+        if case.get("status") == "skip":
+            said = case.get("message")
+            why = said if isinstance(said, str) and said else "(no reason given)"
+            reasons.setdefault(why, []).append(case["id"])
+    if not reasons:
+        return ""
+    rows = ["<tr><th>not run because the case…</th><th>cases</th></tr>"]
+    for why, ids in sorted(reasons.items(), key=lambda item: -len(item[1])):
+        listed = esc(" ".join(ids), 4000)
+        rows.append(
+            f'<tr class="skip"{attributes({"data-reason": why, "data-count": len(ids)})}>'
+            f"<td>{esc(why, 300)}</td><td><details><summary>{len(ids)}</summary>{listed}"
+            "</details></td></tr>"
+        )
+    return (
+        f"<h3>{esc(engine_name(engine))}: {sum(map(len, reasons.values()))} skipped</h3>"
+        '<table class="skipped">' + "".join(rows) + "</table>"
+    )
+
+
 # --- Failures ----------------------------------------------------------------------------
 
 
@@ -295,6 +322,7 @@ def html_page(reports: list[dict[str, Any]], show: int = 20) -> str:
         matrix_html(columns),
         "<h2>Coverage</h2>",
         coverage_html(columns),
+        *(skipped_html(engine) for engine in columns),
         *(failures_html(engine, show) for engine in columns),
     ]
     return (

@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import dump_dom
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,9 +28,10 @@ import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.client import InProcessEngine
 from dekal.conformance.divergence_html import DRAWINGS, divergence_html, drawing_of
+from dekal.conformance.html_report import check_report, html_page
 from dekal.conformance.protocol import Message, position_fields
-from dekal.conformance.report import divergence_json
-from dekal.conformance.runner import run_case
+from dekal.conformance.report import divergence_json, report_json
+from dekal.conformance.runner import Outcome, Run, run_case, run_suite
 from dekal.conformance.vectors import Case, load_cases
 from dekal_ref.position import HIDDEN_LETTERS
 
@@ -141,16 +145,15 @@ DISTORTIONS = [
 ]  # fmt: skip
 
 
-def first_divergence(distortion: Distortion) -> dict[str, Any]:
-    """The divergence of the first case (of the distortion's kinds) the distorted engine fails,
-    as the JSON report holds it."""
+def first_failure(distortion: Distortion) -> Outcome:
+    """The first case (of the distortion's kinds) the distorted engine fails."""
     engine = InProcessEngine(lambda: Distorted(distortion.change), "distorted", timeout=5)
     try:
         for case in CASES:
             if case["kind"] in distortion.kinds and distortion.case(case):
                 outcome = run_case(engine, case, timeout=5)
                 if outcome.status == "fail" and outcome.divergence is not None:
-                    return divergence_json(outcome.divergence)
+                    return outcome
                 assert outcome.status in ("pass", "skip"), outcome.message
     finally:
         engine.close()
@@ -158,8 +161,26 @@ def first_divergence(distortion: Distortion) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def divergences() -> dict[str, dict[str, Any]]:
-    return {d.name: first_divergence(d) for d in DISTORTIONS}
+def failures() -> dict[str, Outcome]:
+    return {d.name: first_failure(d) for d in DISTORTIONS}
+
+
+@pytest.fixture(scope="module")
+def divergences(failures: dict[str, Outcome]) -> dict[str, dict[str, Any]]:
+    """Each distortion's divergence as the JSON report holds it."""
+    return {
+        name: divergence_json(outcome.divergence)
+        for name, outcome in failures.items()
+        if outcome.divergence is not None
+    }
+
+
+@pytest.fixture(scope="module")
+def page(failures: dict[str, Outcome]) -> str:
+    """The HTML page of one run holding every distortion's failure, read back from JSON."""
+    run = Run("distorted", {"name": "distorted", "version": "1"}, list(failures.values()))
+    saved = json.loads(json.dumps(report_json([run])))
+    return html_page([check_report(saved, "distorted.json")], show=len(DISTORTIONS))
 
 
 def cards(drawn: str, side: str) -> list[ET.Element]:
@@ -240,12 +261,57 @@ def test_a_verdict_is_a_table_of_both_verdicts(divergences: dict[str, dict[str, 
     assert re.search(r"<td>verdict</td><td>refused with rule \w+</td><td>accepted</td>", drawn)
 
 
+def test_the_page_draws_every_failure_as_a_browser_reads_it(page: str, tmp_path: Path) -> None:
+    saved = tmp_path / "every-drawing.html"
+    saved.write_text(page, "utf-8")
+    dom = dump_dom(saved, tmp_path)
+    sections = dom.split('<section class="failure"')[1:]
+    drawings = [re.findall(r'data-drawing="(\w+)"', section) for section in sections]
+    assert sorted(d for found in drawings for d in found) == sorted(d.drawing for d in DISTORTIONS)
+    for section in sections:
+        assert "<svg" in section or "<table" in section
+
+
+@pytest.fixture(scope="module")
+def own_deal() -> Run:
+    """An engine that deals its own cards, run on a few games and perft scripts."""
+    cases = [c for c in CASES if c["kind"] == "game"][:6] + [
+        c for c in CASES if c["kind"] == "perft"][:2]  # fmt: skip
+    adapter = lambda: ProtocolAdapter(dekal_ref, deals="own", features=("public",))  # noqa: E731
+    with InProcessEngine(adapter, "own-deal", timeout=5) as engine:
+        return run_suite(engine, cases, timeout=5)
+
+
+def skipped_rows(run: Run, message: str | None = None) -> tuple[dict[str, str], str]:
+    """The skip reasons the page lists (reason -> count), and the page; `message` replaces
+    the reason of the last case in the saved report."""
+    saved = json.loads(json.dumps(report_json([run])))
+    if message is not None:
+        saved["engines"][0]["cases"][-1]["message"] = message
+    drawn = html_page([check_report(saved, "own.json")])
+    rows = re.findall(r'<tr class="skip" data-reason="([^"]*)" data-count="(\d+)"', drawn)
+    return dict(rows), drawn
+
+
+def test_skipped_cases_are_listed_by_the_reason_the_runner_gives(own_deal: Run) -> None:
+    reasons = Counter(o.message for o in own_deal.outcomes if o.status == "skip")
+    assert len(reasons) >= 2  # a given deal, a feature not claimed
+    assert skipped_rows(own_deal)[0] == {why: str(n) for why, n in reasons.items()}
+
+
+def test_a_skip_reason_cannot_inject_markup(own_deal: Run) -> None:
+    assert own_deal.outcomes[-1].status == "skip"
+    _, drawn = skipped_rows(own_deal, HOSTILE)
+    assert "<script" not in drawn and "&lt;script&gt;" in drawn
+
+
 # --- Any divergence at all ----------------------------------------------------------------
 
 HOSTILE = '<script>alert("x")</script>'
 TEXTS = st.one_of(
     st.text(max_size=40),
-    st.sampled_from([HOSTILE, "", "a1 b2", '{"a": "<b>"}', "[1, 2]", "nodes: expected 1, "
+    st.sampled_from([HOSTILE, HOSTILE + "!", "<b>1", "<b>2", "", "a1 b2", '{"a": "<b>"}',
+                     '{"a": "<b>!"}', "[1, 2]", "nodes: expected 1, "
                      "engine <i>", "1111/2222/3333/444?", CASES[0]["start"]["position"]
                      if "start" in CASES[0] else ""]),
 )  # fmt: skip
