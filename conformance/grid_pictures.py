@@ -89,12 +89,14 @@ def annotated(
 
 
 def picture(side: str, svg: str | None, notation: str) -> str:
-    """One side (expected or engine): its SVG, or its notation as text when it does not read."""
-    body = (
-        svg
-        if svg is not None
-        else f"<pre>{escaped(notation)}</pre><p>(not a readable notation)</p>"
-    )
+    """One side (expected or engine): its SVG, or its notation as text when it does not read
+    (nothing at all on a side that gave none: a refusal has no grid)."""
+    if svg is not None:
+        body = svg
+    elif notation:
+        body = f"<pre>{escaped(notation)}</pre><p>(not a readable notation)</p>"
+    else:
+        body = '<p class="none">none given</p>'
     title = "expected" if side == "expected" else "engine"
     return f'<div class="picture" data-side="{side}"><h4>{title}</h4>{body}</div>'
 

@@ -113,6 +113,17 @@ def accept_refused_actions(request: Message, reply: Message) -> Message:
     return reply
 
 
+def accept_refused(cmd: str) -> Change:
+    """A refused `cmd` said accepted, answered with the grid it was sent."""
+
+    def change(request: Message, reply: Message) -> Message:
+        if request.get("cmd") == cmd and not reply.get("ok"):
+            return {"id": reply.get("id"), "ok": True, "grid": request.get("grid")}
+        return reply
+
+    return change
+
+
 def has_perft_request(case: Case) -> bool:
     return any(s.get("request", {}).get("cmd") == "perft" and s["expect"]["ok"]
                for s in case.get("steps", []))  # fmt: skip
@@ -134,6 +145,8 @@ DISTORTIONS = [
                on("score", lambda _, r: r.update(cancelled=r["cancelled"][1:]))),
     Distortion("push moves another card", "grid", ("push",),
                on("push", lambda _, r: r.update(grid=r["grid"][::-1]))),
+    Distortion("refused push accepted", "grid", ("push",), accept_refused("push"),
+               lambda case: not case["expect"]["ok"]),
     Distortion("legal push dropped", "actions", ("pushes",),
                on("pushes", lambda _, r: r.update(pushes=r["pushes"][1:]))),
     Distortion("perft count off", "perft", ("perft",),
