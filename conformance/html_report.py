@@ -23,12 +23,12 @@ Elements carry data attributes that tools and tests read without parsing the dra
 
 from __future__ import annotations
 
-import html
 import json
 from typing import Any
 
 from dekal.conformance.coverage import RULE_ORDER
-from dekal.conformance.divergence_html import SHOWN_CHARS, divergence_html
+from dekal.conformance.divergence_html import divergence_html
+from dekal.conformance.html_tables import SHOWN_CHARS, esc
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import read_json
 from dekal_ref.reading import shortened
@@ -114,11 +114,6 @@ def _short(text: object, limit: int = SHOWN_CHARS) -> str:
     """Engine text as shown: a string, cut to `limit` characters with its length said."""
     value = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
     return value if len(value) <= limit else f"{value[:limit]}… ({len(value)} characters)"
-
-
-def esc(text: object, limit: int = SHOWN_CHARS) -> str:
-    """Text for the page: cut, then escaped (quotes too: it may land in an attribute)."""
-    return html.escape(_short("" if text is None else text, limit), quote=True)
 
 
 def attributes(values: dict[str, object]) -> str:
