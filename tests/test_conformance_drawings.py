@@ -23,6 +23,7 @@ import pytest
 from browser import dump_dom
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from misreadings import MISREADINGS, Misreading
 
 import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
@@ -316,6 +317,23 @@ def test_a_skip_reason_cannot_inject_markup(own_deal: Run) -> None:
     assert own_deal.outcomes[-1].status == "skip"
     _, drawn = skipped_rows(own_deal, HOSTILE)
     assert "<script" not in drawn and "&lt;script&gt;" in drawn
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("misread", MISREADINGS, ids=lambda m: f"{m.rule}-{m.name}")
+def test_every_misreadings_failures_are_drawn_without_raw_text(
+    misread: Misreading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each misreading of tests/misreadings.py on the whole suite (about 10 s each): every
+    divergence gets a drawing other than the last resort, and no side printed raw."""
+    misread.plant(monkeypatch)
+    with InProcessEngine(lambda: dekal_ref, "misread", timeout=5) as engine:
+        run = run_suite(engine, CASES, timeout=5)
+    drawn = [divergence_json(o.divergence) for o in run.outcomes if o.divergence is not None]
+    assert drawn
+    for divergence in drawn:
+        html = divergence_html(divergence)
+        assert drawing_of(divergence) != "values" and "<pre" not in html, divergence["what"]
 
 
 # --- Any divergence at all ----------------------------------------------------------------
