@@ -120,7 +120,8 @@ def draw_grid(divergence: Divergence) -> str:
     pair = marks if isinstance(marks, list) and len(marks) == 2 else [[], []]
     sides = [[str(c) for c in m] if isinstance(m, list) else [] for m in pair]
     differs = {f"0:{cell}" for cell in set(sides[0]) ^ set(sides[1])}
-    differs |= set(differing_cells([expected], [actual]))
+    if expected and actual:  # a side that gave no grid (a refusal) differs as a whole
+        differs |= set(differing_cells([expected], [actual]))
     drawn = picture("expected", grid_picture(expected, sides[0], differs), expected)
     drawn += picture("engine", grid_picture(actual, sides[1], differs), actual)
     note = "<p>Cancelled cells are struck through.</p>" if any(sides) else ""

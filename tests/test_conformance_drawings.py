@@ -270,6 +270,15 @@ def test_a_dropped_legal_action_is_the_row_marked(divergences: dict[str, dict[st
     assert differing_rows(divergence_html(divergence), "actions") == [dropped]
 
 
+def test_a_refused_push_said_accepted_draws_the_engines_grid_alone(
+    divergences: dict[str, dict[str, Any]],
+) -> None:
+    drawn = divergence_html(divergences["refused push accepted"])
+    assert "none given" in drawn.split('data-side="expected"')[1].split('data-side="engine"')[0]
+    assert len(cards(drawn, "engine")) == 16
+    assert not [g for g in cards(drawn, "engine") if g.get("data-differs")]
+
+
 def test_a_verdict_is_a_table_of_both_verdicts(divergences: dict[str, dict[str, Any]]) -> None:
     drawn = divergence_html(divergences["refused action accepted"])
     assert re.search(r"<td>verdict</td><td>refused with rule \w+</td><td>accepted</td>", drawn)
