@@ -213,12 +213,19 @@ def coverage_html(columns: list[dict[str, Any]]) -> str:
 
 def skipped_html(engine: dict[str, Any]) -> str:
     """Why cases were not run (a variant or feature not claimed, a deal the engine cannot be
-    given…): one row per reason as the runner words it, with the cases folded under it."""
+    given…): one row per reason as the runner words it, with the cases folded under it.
+
+    Read from each case's status and message alone, so that a status this page does not know
+    (a later report's "cannot be run in this mode", say) is listed here too, by its name,
+    rather than dropped."""
     reasons: dict[str, list[str]] = {}
     for case in engine["cases"]:
-        if case.get("status") == "skip":
+        status = case.get("status")
+        if status == "skip" or status not in STATUSES:
             said = case.get("message")
             why = said if isinstance(said, str) and said else "(no reason given)"
+            if status != "skip":
+                why = f"{_short(status, 40)}: {why}"
             reasons.setdefault(why, []).append(case["id"])
     if not reasons:
         return ""

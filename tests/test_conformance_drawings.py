@@ -322,6 +322,13 @@ def test_skipped_cases_are_listed_by_the_reason_the_runner_gives(own_deal: Run) 
     assert skipped_rows(own_deal)[0] == {why: str(n) for why, n in reasons.items()}
 
 
+def test_a_status_the_page_does_not_know_is_listed_with_the_skips(own_deal: Run) -> None:
+    saved = json.loads(json.dumps(report_json([own_deal])))
+    saved["engines"][0]["cases"][0].update(status="n/a", message="cannot be run in this mode")
+    drawn = html_page([check_report(saved, "own.json")])
+    assert 'data-reason="n/a: cannot be run in this mode" data-count="1"' in drawn
+
+
 def test_a_skip_reason_cannot_inject_markup(own_deal: Run) -> None:
     assert own_deal.outcomes[-1].status == "skip"
     _, drawn = skipped_rows(own_deal, HOSTILE)
