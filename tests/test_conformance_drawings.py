@@ -125,6 +125,18 @@ def accept_refused(cmd: str) -> Change:
     return change
 
 
+def refuse(cmd: str) -> Change:
+    """Every `cmd` refused as unsupported."""
+
+    def change(request: Message, reply: Message) -> Message:
+        if request.get("cmd") == cmd:
+            error = {"kind": "unsupported", "message": f"no {cmd} here"}
+            return {"id": reply.get("id"), "ok": False, "error": error}
+        return reply
+
+    return change
+
+
 def has_perft_request(case: Case) -> bool:
     return any(s.get("request", {}).get("cmd") == "perft" and s["expect"]["ok"]
                for s in case.get("steps", []))  # fmt: skip
@@ -148,6 +160,12 @@ DISTORTIONS = [
                on("push", lambda _, r: r.update(grid=r["grid"][::-1]))),
     Distortion("refused push accepted", "grid", ("push",), accept_refused("push"),
                lambda case: not case["expect"]["ok"]),
+    Distortion("score of a bad grid answered", "verdict", ("score",), accept_refused("score"),
+               lambda case: not case["expect"].get("ok", True)),
+    Distortion("legal actions refused", "verdict", ("game",), refuse("legal")),
+    Distortion("set-up refused", "verdict", ("game",), refuse("new_game")),
+    Distortion("legal pushes not a list", "actions", ("pushes",),
+               on("pushes", lambda _, r: r.update(pushes="".join(r["pushes"])))),
     Distortion("legal push dropped", "actions", ("pushes",),
                on("pushes", lambda _, r: r.update(pushes=r["pushes"][1:]))),
     Distortion("perft count off", "perft", ("perft",),
