@@ -6,6 +6,8 @@ The divergences are real: the reference behind the protocol adapter with one rep
 the runner until its first failure. Between them they reach every drawing of
 dekal.conformance.divergence_html but the last resort; a property then checks that any
 divergence at all, however odd, is drawn as a table or picture and cannot inject markup.
+Under the deep profile, every misreading of tests/misreadings.py is run on the whole suite
+and each of its divergences drawn likewise.
 """
 
 from __future__ import annotations
@@ -101,7 +103,7 @@ def cancel_less(_: Message, reply: Message) -> None:
             return
 
 
-def accept_anything(request: Message, reply: Message) -> Message:
+def accept_any_set_up(request: Message, reply: Message) -> Message:
     if request.get("cmd") == "new_game":
         return {"id": reply.get("id"), "ok": True}
     return reply
@@ -153,7 +155,7 @@ DISTORTIONS = [
                on("result", lambda _, r: r.update(ranking=r["ranking"][::-1]))),
     Distortion("a cancelled cell forgotten", "result", ("game",), on("result", cancel_less)),
     Distortion("refused action accepted", "verdict", ("game",), accept_refused_actions),
-    Distortion("bad set-up accepted", "verdict", ("setup",), accept_anything),
+    Distortion("bad set-up accepted", "verdict", ("setup",), accept_any_set_up),
     Distortion("score cancels less", "grid", ("score",),
                on("score", lambda _, r: r.update(cancelled=r["cancelled"][1:]))),
     Distortion("push moves another card", "grid", ("push",),
