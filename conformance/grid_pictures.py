@@ -151,9 +151,9 @@ def differing_cells(expected: list[str], actual: list[str]) -> dict[str, str]:
     return cells
 
 
-def seat_pictures(grids: list[str], marks: Marks, cancelled: Mapping[int, Iterable[str]]) -> str:
-    """Each seat's grid drawn alone, `marks` outlined, a seat's `cancelled` cells struck;
-    None-like (empty) when a grid does not read (the caller prints the text instead)."""
+def seat_pictures(grids: list[str], marks: Marks) -> str:
+    """Each seat's grid drawn alone, `marks` outlined; empty when a grid does not read (the
+    caller prints the text instead)."""
     if not 0 < len(grids) <= MAX_SEATS:
         return ""
     drawn = []
@@ -164,7 +164,7 @@ def seat_pictures(grids: list[str], marks: Marks, cancelled: Mapping[int, Iterab
         grid, down, unknown = read
         svg = grid_svg(grid, face_down=down, scored=False)
         unknown_cells = {f"{seat}:{cell_name(cell)}" for cell in unknown}
-        svg = annotated(svg, seat, cancelled.get(seat, ()), marks, unknown_cells)
+        svg = annotated(svg, seat, (), marks, unknown_cells)
         drawn.append(f'<div class="seat" data-seat="{seat}"><p>seat {seat}</p>{svg}</div>')
     return f'<div class="seats">{"".join(drawn)}</div>'
 
@@ -196,7 +196,7 @@ def grids_pictures(
     by why (leaked, hidden, other); a side that does not read is printed as its text."""
     marks = differing_cells(expected, actual)
     return "".join(
-        picture(side, seat_pictures(grids, marks, {}) or None, text)
+        picture(side, seat_pictures(grids, marks) or None, text)
         for side, grids, text in (
             ("expected", expected, expected_text),
             ("engine", actual, actual_text),
