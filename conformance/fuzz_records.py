@@ -14,7 +14,7 @@ from typing import Protocol
 
 import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
-from dekal.conformance.generate import record_case
+from dekal.conformance.recorder import record_case
 from dekal.conformance.lockstep import Deviation
 from dekal.conformance.protocol import Message
 from dekal_ref.actions import Action, NewRound, parse_action
