@@ -41,6 +41,7 @@ from dekal_ref.position import HIDDEN_LETTERS
 CASES = load_cases()
 SVG = "{http://www.w3.org/2000/svg}"
 Change = Callable[[Message, Message], Message]
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 
 class Distorted:
@@ -149,6 +150,8 @@ DISTORTIONS = [
     Distortion("public view leak", "public", ("game",), on("position", leak_one_card)),
     Distortion("legal action dropped", "actions", ("game",),
                on("legal", lambda _, r: r.update(actions=r["actions"][:-1]))),
+    Distortion("hostile legal action", "actions", ("game",),
+               on("legal", lambda _, r: r.update(actions=[*r["actions"][1:], HOSTILE]))),
     Distortion("legal action twice", "twice", ("game",),
                on("legal", lambda _, r: r.update(actions=r["actions"] + r["actions"][:1]))),
     Distortion("ranking reversed", "result", ("game",),
@@ -336,6 +339,43 @@ def skipped_rows(run: Run, message: str | None = None) -> tuple[dict[str, str], 
     return dict(rows), drawn
 
 
+def test_engine_text_on_the_page_stays_text(page: str) -> None:
+    """The hostile legal action reaches the page escaped, and nothing else opens a tag."""
+    tags = set(re.findall(r"<([a-zA-Z0-9]+)", page))
+    assert "&lt;script&gt;" in page
+    assert not tags - {
+        "html",
+        "head",
+        "meta",
+        "title",
+        "style",
+        "body",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "p",
+        "ul",
+        "li",
+        "code",
+        "section",
+        "div",
+        "table",
+        "tr",
+        "th",
+        "td",
+        "details",
+        "summary",
+        "svg",
+        "g",
+        "rect",
+        "text",
+        "line",
+        "mark",
+        "pre",
+    }
+
+
 def test_skipped_cases_are_listed_by_the_reason_the_runner_gives(own_deal: Run) -> None:
     reasons = Counter(o.message for o in own_deal.outcomes if o.status == "skip")
     assert len(reasons) >= 2  # a given deal, a feature not claimed
@@ -374,7 +414,6 @@ def test_every_misreadings_failures_are_drawn_without_raw_text(
 
 # --- Any divergence at all ----------------------------------------------------------------
 
-HOSTILE = '<script>alert("x")</script>'
 TEXTS = st.one_of(
     st.text(max_size=40),
     st.sampled_from([HOSTILE, HOSTILE + "!", "<b>1", "<b>2", "", "a1 b2", '{"a": "<b>"}',
