@@ -29,6 +29,7 @@ Exit codes (docs/guide.md):
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -83,10 +84,23 @@ _JSON_PRINTED: ContextVar[bool] = ContextVar("dekal_json_printed", default=False
 
 
 def print_json(payload: Any) -> None:
-    """One JSON object on one line, for machines."""
-    sys.stdout.write(json_line(payload) + "\n")
+    """One JSON object on one line, for machines: UTF-8 text always. A command-line word
+    that was not UTF-8 (its bytes kept as lone surrogates) is written as a \\u escape, not
+    as the raw bytes a JSON reader would refuse."""
+    line = json_line(payload)
+    if not line.isascii() and not _is_utf8(line):
+        line = json.dumps(payload, separators=(",", ":"), allow_nan=False)
+    sys.stdout.write(line + "\n")
     sys.stdout.flush()
     _JSON_PRINTED.set(True)
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def error_object(

@@ -20,7 +20,10 @@ The default run draws a few values per parameter; `--hypothesis-profile=deep` dr
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -196,3 +199,16 @@ def test_the_engine_server_reads_its_seed_in_ascii_digits_only(
         main(["--seed", seed])
     assert stopped.value.code == 2
     assert "9" * 41 not in capsys.readouterr().err
+
+
+DEKAL = str(Path(sys.executable).with_name("dekal"))
+NOT_UTF8 = b"\xff\xfe"  # a word of a real command line need not be UTF-8: only a subprocess has one
+
+
+@pytest.mark.parametrize("words", [[b"score", NOT_UTF8], [b"replay", NOT_UTF8]])
+def test_a_word_that_is_not_utf8_is_answered_in_json_that_is(words: list[bytes]) -> None:
+    """Python keeps such bytes as lone surrogates; --json must still be UTF-8 JSON."""
+    done = subprocess.run([DEKAL, *words, b"--json"], capture_output=True, timeout=120)
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    error = json.loads(done.stdout.decode("utf-8"))["error"]
+    check_error_object(error)
