@@ -28,6 +28,7 @@ from dekal.cli.common import (
     print_json,
     whole_number,
 )
+from dekal.extras import needed
 from dekal_ref.errors import NotationError
 from dekal_ref.reading import SEED_MAX, shown
 
@@ -206,6 +207,7 @@ def simulate(
 ) -> None:
     from dekal.simulation.games import Setup
     from dekal.simulation.games import simulate as run_games
+    from dekal.simulation.plots import PLOTS
     from dekal.simulation.runner import ClusterUnavailable
     from dekal.simulation.stats import summarize
     from dekal_ref.state import Rules
@@ -221,6 +223,9 @@ def simulate(
     specs = read_bots(bots, players)
     check_bots(specs)
     setup = Setup(rules, specs, seed, table)
+    if plot is not None:  # matplotlib (the `sim` extra) before the games, not after them
+        with needed(PLOTS):
+            import matplotlib  # noqa: F401
     began = time.perf_counter()
     try:
         with games_bar(games) as advance:
