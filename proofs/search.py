@@ -36,7 +36,6 @@ names here still work.)
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from dekal import bits, tables
@@ -59,7 +58,8 @@ from dekal.proofs.beam import beam as beam
 from dekal.proofs.beam import quick_bound as quick_bound
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
-from dekal_ref.notation import Grid, Push
+from dekal.proofs.steps import Step, moves_of, steps_of
+from dekal_ref.notation import Grid
 
 if TYPE_CHECKING:  # the compiled search loads numba: imported only when it runs
     from dekal.proofs.compiled_search import CompiledSearch
@@ -70,25 +70,6 @@ COMPILED_FROM = {"slide": 4, "eject": 3}
 exhausts a puzzle (48³ or 240² leaves) in less time than loading the kernel takes (≈0.5 s)."""
 SLICE_SECONDS = 0.02  # the compiled search reads the clock (and the cancel flag) this often
 MEMO_LIMIT = 3_000_000  # states remembered per search (memory stays a few hundred MB at most)
-
-
-Legal = Sequence[Sequence[tuple[Push, bits.PushStep]]]
-"""tables.LEGAL[variant]: per hole, the legal (push, step) pairs in notation order."""
-Step = tuple[int, int]
-"""A step as both searches keep it: (the revealed cell, the push's index in
-tables.LEGAL[variant][cell])."""
-
-
-def steps_of(legal: Legal, moves: Iterable[Move]) -> tuple[Step, ...]:
-    """The moves as (cell, push index) steps."""
-    return tuple(
-        (move.reveal, [push for push, _ in legal[move.reveal]].index(move.push)) for move in moves
-    )
-
-
-def moves_of(legal: Legal, steps: Iterable[Step]) -> list[Move]:
-    """The (cell, push index) steps as moves."""
-    return [Move(hole, legal[hole][index][0]) for hole, index in steps]
 
 
 class _Stop(Exception):
