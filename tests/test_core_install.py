@@ -45,7 +45,7 @@ CORE = tuple(EXTRA_OF_MODULE)
 
 
 def dekal_without(
-    blocked: tuple[str, ...], *args: str, stdin: str = ""
+    blocked: tuple[str, ...], *args: str, stdin: str = "", cwd: Path = ROOT
 ) -> subprocess.CompletedProcess[str]:
     """`dekal ARGS` in a child process where the `blocked` libraries cannot be imported."""
     return subprocess.run(
@@ -54,12 +54,12 @@ def dekal_without(
         capture_output=True,
         text=True,
         timeout=300,
-        cwd=ROOT,
+        cwd=cwd,
     )
 
 
-def core(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return dekal_without(CORE, *args, stdin=stdin)
+def core(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return dekal_without(CORE, *args, stdin=stdin, cwd=cwd)
 
 
 def dekal_everything(*args: str) -> subprocess.CompletedProcess[str]:
@@ -118,8 +118,9 @@ def test_without_numba_advise_plays_out_the_same_worlds() -> None:
     assert without.stdout == dekal_everything(*asked).stdout
 
 
-def test_without_numba_a_search_bot_plays_at_the_table() -> None:
-    done = core("play", "--bots", "pimc:samples=4", "--seed", "1", "--json", stdin="b3\nquit\n")
+def test_without_numba_a_search_bot_plays_at_the_table(tmp_path: Path) -> None:
+    played = ("play", "--bots", "pimc:samples=4", "--seed", "1", "--json")
+    done = core(*played, stdin="b3\nquit\n", cwd=tmp_path)  # the record is saved there
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1])["event"] == "end"
 
@@ -179,11 +180,11 @@ def test_under_json_a_missing_extra_is_one_error_object() -> None:
     [("--workers", "2"), ("--plot", "run.svg")],
     ids=["a local cluster", "a plot"],
 )
-def test_a_cluster_or_a_plot_names_the_sim_extra(options: tuple[str, str]) -> None:
+def test_a_cluster_or_a_plot_names_the_sim_extra(options: tuple[str, str], tmp_path: Path) -> None:
     """numpy and numba there (the `fast` extra), Dask and matplotlib not: refused before any
     game is played."""
     blocked = ("distributed", "dask", "matplotlib")
-    done = dekal_without(blocked, "simulate", "--games", "10", *options, "--json")
+    done = dekal_without(blocked, "simulate", "--games", "10", *options, "--json", cwd=tmp_path)
     assert done.returncode == 2
     error = json.loads(done.stdout)["error"]
     assert (error["kind"], error["extra"]) == ("missing_extra", "sim")
