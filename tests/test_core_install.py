@@ -166,6 +166,13 @@ def test_simulate_without_numpy_names_the_fast_extra_in_one_line() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_the_readme_s_missing_extra_example_is_what_the_core_prints() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```text\n$ dekal simulate --games 100\n", 1)[1].split("```", 1)[0]
+    done = core("simulate", "--games", "100")
+    assert (done.returncode, done.stderr) == (2, block)
+
+
 def test_under_json_a_missing_extra_is_one_error_object() -> None:
     done = core("simulate", "--games", "10", "--json")
     assert done.returncode == 2
