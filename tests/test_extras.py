@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -18,8 +19,16 @@ import pytest
 from dekal.extras import EXTRA_OF_MODULE, EXTRAS
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = {"typer", "rich", "z3-solver", "jsonschema"}
-"""What the conformance suite, score, push, replay, solve, puzzle and prove need."""
+CORE_MODULES = {
+    "typer": "typer",
+    "rich": "rich",
+    "z3": "z3-solver",
+    "jsonschema": "jsonschema",
+    "hypothesis": "hypothesis",
+}
+"""What the conformance suite (fuzz included), score, push, replay, solve, puzzle and prove
+import, by module, with the distribution that brings it."""
+CORE = set(CORE_MODULES.values())
 
 
 def _project() -> dict[str, object]:
@@ -113,6 +122,31 @@ def test_every_optional_library_is_imported_inside_needed() -> None:
         if (found := _optional_imports_outside_needed(ast.parse(path.read_text())))
     }
     assert stray == {}
+
+
+def _top_level_imports(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_every_library_the_wheel_imports_is_in_the_core_or_an_extra() -> None:
+    """A library imported anywhere (a lazy import too) that no dependency brings would be a
+    ModuleNotFoundError on a fresh install: `conformance fuzz` shrank with Hypothesis, which
+    only [test] installed, until this test."""
+    imported = {
+        name
+        for room in ROOMS
+        for path in (ROOT / room).rglob("*.py")
+        for name in _top_level_imports(ast.parse(path.read_text()))
+    }
+    ours = {"dekal", "dekal_ref", "__future__"}
+    brought = set(CORE_MODULES) | set(EXTRA_OF_MODULE)
+    assert imported - set(sys.stdlib_module_names) - ours - brought == set()
 
 
 def test_the_guard_sees_an_unguarded_import() -> None:
