@@ -59,17 +59,19 @@ class MissingExtra(ImportError):
 
 
 @contextmanager
-def needed(what: str) -> Iterator[None]:
+def needed(what: str, extra: str | None = None) -> Iterator[None]:
     """Imports inside this block that fail for want of an optional library raise a
-    MissingExtra naming its extra (`what`: the feature that needs it, in a few words).
-    Any other ImportError (a module of dekal itself, a broken install) passes unchanged."""
+    MissingExtra naming its extra (`what`: the feature that needs it, in a few words;
+    `extra`: the one to name whichever library is missing, when the feature has its own,
+    else the smallest that brings the library). Any other ImportError (a module of dekal
+    itself, a broken install) passes unchanged."""
     try:
         yield
     except ModuleNotFoundError as error:
         top = (error.name or "").split(".")[0]
         if top not in EXTRA_OF_MODULE:
             raise
-        raise MissingExtra(top, EXTRA_OF_MODULE[top], what) from None
+        raise MissingExtra(top, extra or EXTRA_OF_MODULE[top], what) from None
 
 
 @cache

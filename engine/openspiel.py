@@ -51,7 +51,7 @@ from dekal_ref.deal import DECK, MAX_PLAYERS, MIN_PLAYERS, Deal, deal_from_deck
 from dekal_ref.notation import SIDES, Push, cell_name, value_symbol
 from dekal_ref.state import Phase, Rules
 
-with needed("Dékal as an OpenSpiel game (dekal.openspiel)"):
+with needed("Dékal as an OpenSpiel game (dekal.openspiel)", extra="openspiel"):
     import numpy as np
     import pyspiel
 

@@ -198,14 +198,20 @@ def test_a_cluster_or_a_plot_names_the_sim_extra(options: tuple[str, str], tmp_p
     assert options[0] in error["message"]
 
 
-def test_the_openspiel_game_without_open_spiel_names_its_extra() -> None:
+@pytest.mark.parametrize("blocked", [("pyspiel",), ("numpy", "pyspiel")], ids=["fast", "core"])
+def test_the_openspiel_game_without_open_spiel_names_its_extra(blocked: tuple[str, ...]) -> None:
+    """Whichever library is missing first, the extra to install is `openspiel` (it brings
+    NumPy too)."""
     program = "import dekal.openspiel"
-    blocker = "import sys; sys.modules['pyspiel'] = None\n"  # None: "not installed" to import
+    # a module that is None in sys.modules is "not installed" to the import system
+    blocker = "".join(f"import sys; sys.modules[{name!r}] = None\n" for name in blocked)
     done = subprocess.run(
         [sys.executable, "-c", blocker + program], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 1
-    assert "MissingExtra: Dékal as an OpenSpiel game (dekal.openspiel) needs pyspiel" in done.stderr
+    assert f"MissingExtra: Dékal as an OpenSpiel game (dekal.openspiel) needs {blocked[0]}" in (
+        done.stderr
+    )
     assert 'pip install "dekal[openspiel]"' in done.stderr
 
 
