@@ -120,8 +120,23 @@ def shows(expected: str, actual: str) -> bool:
     return _pattern(wanted).fullmatch("".join(line + "\n" for line in got)) is not None
 
 
+def first_difference(example: Example, actual: str) -> str:
+    """Where the page and the output part: the page's line no output line matches, or the
+    output going on after the page's last line."""
+    wanted, got = tidy(example.expected), "".join(line + "\n" for line in tidy(actual))
+    skipped = len(example.expected.split("\n")) - len(example.expected.lstrip("\n").split("\n"))
+    for k, line in enumerate(wanted):
+        if _pattern(wanted[: k + 1]).match(got) is None:
+            return f"{example.page}:{example.line + 1 + skipped + k}: the page shows {line!r} here"
+    return (
+        f"{example.page}:{example.line + 1 + skipped + len(wanted) - 1}: the output goes on after "
+        f"the page's last line (a line `{CUT}` marks a cut)"
+    )
+
+
 def difference(example: Example, actual: str) -> str:
-    """A message that says where the page is and what differs, as a unified diff."""
+    """A message that says where the page is and what differs: the first line that differs,
+    then a unified diff (in which the page's `…` lines show as lines of their own)."""
     diff = difflib.unified_diff(
         tidy(example.expected),
         tidy(actual),
@@ -129,6 +144,7 @@ def difference(example: Example, actual: str) -> str:
         tofile="the command's output",
         lineterm="",
     )
-    return f"{example.where}: `$ {example.command}` prints other lines than the page shows\n" + (
-        "\n".join(diff)
+    return (
+        f"{example.where}: `$ {example.command}` prints other lines than the page shows\n"
+        f"{first_difference(example, actual)}\n" + "\n".join(diff)
     )

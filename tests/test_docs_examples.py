@@ -30,7 +30,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from doc_pages import ROOT, Example, difference, examples, fenced_blocks, pages, shows
+from doc_pages import (
+    ROOT,
+    Example,
+    difference,
+    examples,
+    fenced_blocks,
+    first_difference,
+    pages,
+    shows,
+)
 from typer.testing import CliRunner
 
 from dekal.cli.app import app
@@ -194,8 +203,28 @@ def test_console_example(example: Example, tmp_path: Path, monkeypatch: pytest.M
         args = shlex.split(example.command)[1:]
         output, expected = setting.normalize(output, args), setting.normalize(expected, args)
     shown = Example(example.page, example.line, example.command, expected, example.deep)
-    assert shows(expected, output), difference(shown, output)
+    if not shows(expected, output):
+        pytest.fail(difference(shown, output), pytrace=False)
     refused = any(line.startswith("error:") for line in expected.splitlines())
     assert code == 2 if refused else code in (0, 1), (
         f"{example.where}: `$ {example.command}` exits {code}"
     )
+
+
+def example(expected: str) -> Example:
+    return Example("docs/page.md", 10, "dekal x", expected, deep=False)
+
+
+def test_a_line_of_dots_stands_for_omitted_lines_and_a_dot_in_a_line_for_text() -> None:
+    assert shows("a\n…\nd", "a\nb\nc\nd\n")
+    assert shows("a\n…\nd", "a\nd")
+    assert shows("took … s", "took 0.25 s")
+    assert not shows("took … s", "took 0.25 s\nmore")
+    assert not shows("a\nd", "a\nb\nd")
+
+
+def test_a_difference_names_the_page_line_that_differs() -> None:
+    assert first_difference(example("a\n…\nd\ne"), "a\nb\nd\nx\n") == (
+        "docs/page.md:14: the page shows 'e' here"
+    )
+    assert "docs/page.md:11: the output goes on" in first_difference(example("a"), "a\nb")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import pytest
+from doc_pages import ROOT
 
 from dekal.conformance import SUITE_VERSION
 from dekal.conformance.serve import bundled_adapter
@@ -29,7 +30,6 @@ from dekal.proofs.catalogue import OBLIGATIONS
 from dekal.proofs.puzzle_set import load_puzzles
 from dekal_ref.notation import parse_grid
 from dekal_ref.scoring import score_grid
-from doc_pages import ROOT
 
 Truth = Callable[[], tuple[str, ...]]
 
