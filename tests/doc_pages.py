@@ -13,6 +13,9 @@ How a page's examples are read, the one convention for every page:
   Nothing else is skipped; ASCII `...` is compared as written.
 * `<!-- deep -->` on the line just before a fence marks that block's examples as heavy: they
   run only under `pytest --hypothesis-profile=deep` (tests/test_docs_examples.py counts them).
+* `<!-- run by tests/test_x.py -->` on the line just before a fence: the block shows what
+  another install prints (the core install, without an extra), and that test module runs it
+  there; the runner checks only that the module names each of the block's commands.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FENCE = re.compile(r"^( *)(`{3,})(.*)$")
 DEEP_MARK = "<!-- deep -->"
+RUN_BY = re.compile(r"^<!-- run by (tests/[\w/]+\.py) -->$")
 CUT = "…"
 
 
@@ -46,6 +50,7 @@ class Example:
     command: str
     expected: str
     deep: bool
+    run_by: str | None = None  # a test module that runs the example on another install
 
     @property
     def where(self) -> str:
@@ -60,6 +65,7 @@ class Block:
     first_line: int
     lines: tuple[str, ...]
     deep: bool
+    run_by: str | None = None
 
 
 def fenced_blocks(text: str) -> list[Block]:
@@ -73,13 +79,15 @@ def fenced_blocks(text: str) -> list[Block]:
             number += 1
             continue
         indent, ticks, info = len(opening.group(1)), opening.group(2), opening.group(3).strip()
-        deep = number > 0 and lines[number - 1].strip() == DEEP_MARK
+        before = lines[number - 1].strip() if number > 0 else ""
+        deep = before == DEEP_MARK
+        run_by = found_run_by.group(1) if (found_run_by := RUN_BY.match(before)) else None
         body: list[str] = []
         end = number + 1
         while end < len(lines) and lines[end].strip() != ticks:
             body.append(lines[end][indent:] if lines[end][:indent].strip() == "" else lines[end])
             end += 1
-        found.append(Block(info, number + 2, tuple(body), deep))
+        found.append(Block(info, number + 2, tuple(body), deep, run_by))
         number = end + 1
     return found
 
@@ -93,9 +101,8 @@ def examples(page: Path) -> list[Example]:
         for k, start in enumerate(starts):
             stop = starts[k + 1] if k + 1 < len(starts) else len(block.lines)
             output = "\n".join(block.lines[start + 1 : stop])
-            found.append(
-                Example(name, block.first_line + start, block.lines[start][2:], output, block.deep)
-            )
+            line, command = block.first_line + start, block.lines[start][2:]
+            found.append(Example(name, line, command, output, block.deep, block.run_by))
     return found
 
 

@@ -134,6 +134,9 @@ DEEP: dict[str, int] = {
     "examples/engines/js/README.md": 3,  # the whole suite, 100 fuzz games, a timed shrink
 }
 
+# The examples another test module runs on another install (`<!-- run by tests/….py -->`).
+RUN_ELSEWHERE = {("README.md", "tests/test_core_install.py")}  # an extra missing: core only
+
 EXAMPLES = [example for page in pages() for example in examples(page)]
 runner = CliRunner()
 
@@ -145,6 +148,10 @@ def test_the_pages_show_console_examples() -> None:
 
 def test_the_deep_examples_are_the_ones_counted() -> None:
     assert dict(Counter(e.page for e in EXAMPLES if e.deep)) == DEEP
+
+
+def test_the_examples_run_elsewhere_are_the_ones_counted() -> None:
+    assert {(e.page, e.run_by) for e in EXAMPLES if e.run_by} == RUN_ELSEWHERE
 
 
 def test_every_page_setting_names_a_page_that_shows_examples() -> None:
@@ -196,6 +203,12 @@ def run(command: str) -> tuple[int, str]:
     ],
 )
 def test_console_example(example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if example.run_by is not None:
+        module = (ROOT / example.run_by).read_text(encoding="utf-8")
+        assert f"$ {example.command}" in module, (
+            f"{example.where}: {example.run_by} does not run it"
+        )
+        return
     setting = prepare(example, tmp_path, monkeypatch)
     code, output = run(example.command)
     expected = example.expected
