@@ -14,6 +14,7 @@ the commit that added this paragraph") are history, not claims about the code: n
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -97,6 +98,37 @@ def js_deals() -> tuple[str, ...]:
     return (str(len(DEAL_SEEDS) * len(range(2, 7)) * 3), str(len(DEAL_SEEDS)))
 
 
+WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+WORDS += "fifteen sixteen seventeen eighteen nineteen twenty"
+SPELLED = dict(enumerate(WORDS.split()))
+
+
+def spelled(count: int) -> str:
+    return SPELLED.get(count, str(count))
+
+
+def promoted_should_cases() -> tuple[str, ...]:
+    """v1 `should` cases that v2 holds as `must`."""
+    v2 = {str(case["id"]): case for case in load_cases("v2")}
+    ids = [c["id"] for c in load_cases("v1") if c["level"] == "should"]
+    return (spelled(sum(1 for i in ids if v2.get(str(i), {}).get("level") == "must")),)
+
+
+def whole_game_rules() -> tuple[str, ...]:
+    (game,) = [case for case in load_cases() if case["id"] == "game-0002"]
+    return (spelled(len(game["rules"])), spelled(len(game["rules"])))
+
+
+def broken_builds() -> tuple[str, ...]:
+    from test_js_engine import CAUGHT_BY
+
+    return (spelled(len(CAUGHT_BY)),)
+
+
+def hard_set() -> tuple[str, ...]:
+    return (spelled(len(json.loads((ROOT / "bench" / "hard_puzzles.json").read_text()))),)
+
+
 @dataclass(frozen=True)
 class Figure:
     page: str
@@ -157,6 +189,27 @@ FIGURES = [
         r"\(suite (v\d+),\s+now ([\d,]+) cases\)",
         whole_suite,
         "the current suite and its size",
+    ),
+    Figure(
+        "docs/validate.md",
+        r"(\w+) `should` cases\s+promoted to `must`",
+        promoted_should_cases,
+        "the v1 should cases v2 holds as must",
+    ),
+    Figure(
+        "docs/validate.md",
+        r"A whole game lists (\w+) rules, but .*? not (\w+)\.",
+        whole_game_rules,
+        "the rules a whole game (game-0002) covers",
+    ),
+    Figure(
+        "docs/validate.md",
+        r"the (\w+) deliberately broken builds",
+        broken_builds,
+        "the broken builds of the JavaScript engine (tests/test_js_engine.py)",
+    ),
+    Figure(
+        "docs/puzzles.md", r"`bench/hard_puzzles.json`, is (\w+) such", hard_set, "the hard set"
     ),
     Figure("README.md", r"\((\d+) rated puzzles", puzzle_count, "the puzzle set's size"),
     Figure("docs/puzzles.md", r"all (\d+) puzzles in", puzzle_count, "the puzzle set's size"),
