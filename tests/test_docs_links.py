@@ -12,6 +12,9 @@ tests/test_docs_examples.py and the doctests):
 * a module name, a word `dekal.…` or `dekal_ref.…`: imports, its last parts read as
   attributes where they are not modules (`dekal.conformance.vectors.load_cases`).
 
+The commands of ```sh blocks are not run by the tests, so their paths are read too
+(`python bench/solver.py --hard`), by the rule for paths.
+
 Names that are not the repository's on purpose are listed in EXCEPTIONS below, each with
 its reason; nothing else is skipped.
 """
@@ -24,7 +27,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from doc_pages import ROOT, pages
+from doc_pages import ROOT, fenced_blocks, pages
 
 EXTENSIONS = "md|py|json|jsonl|dkr|js|toml|txt|yml|yaml|sh|cfg|html|svg|xml|csv|ipynb"
 LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -52,6 +55,7 @@ EXCEPTIONS: dict[str, str] = {
     r"^(?:engine\.js|my-engine\.py|engine\.py)$": "the reader's own engine (an example "
     "command line) or, in examples/engines/js/README.md, its own folder's file",
     r"^\.dekal-": "a cache or output file the tools write",
+    r"^pictures/$": "the folder docs/guide.md's `replay --svg DIR` example writes",
 }
 
 
@@ -79,6 +83,18 @@ def prose(text: str) -> list[tuple[int, str]]:
             continue
         if not inside:
             found.append((number, line))
+    return found
+
+
+def shell_paths(text: str) -> list[tuple[int, str, str]]:
+    """(line, "path", name) of every path in the commands of a page's ```sh blocks."""
+    found = []
+    for block in fenced_blocks(text):
+        if block.info in ("sh", "bash", "shell"):
+            for offset, line in enumerate(block.lines):
+                for word in (w.rstrip(".") for w in WORD.findall(line)):
+                    if "/" in word and PATH.match(word) and not excepted(word):
+                        found.append((block.first_line + offset, "path", word))
     return found
 
 
@@ -132,9 +148,10 @@ PAGES = pages()
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
 def test_every_name_a_page_gives_exists(page: Path) -> None:
     where = page.relative_to(ROOT)
+    text = page.read_text(encoding="utf-8")
     missing = [
         f"{where}:{number}: {kind} {name!r} does not exist"
-        for number, kind, name in names(page.read_text(encoding="utf-8"))
+        for number, kind, name in names(text) + shell_paths(text)
         if not exists(page, kind, name)
     ]
     assert missing == [], "\n".join(missing)
@@ -167,3 +184,9 @@ def test_a_name_that_is_not_there_is_caught() -> None:
 def test_rules_say_where_the_sources_are_kept_and_that_they_are_not_redistributed() -> None:
     rules = (ROOT / "spec" / "rules.md").read_text(encoding="utf-8")
     assert "`shared/seeds/`" in rules and "not redistributed" in rules
+
+
+def test_the_paths_of_shell_commands_are_read() -> None:
+    text = "```sh\npython bench/solver.py --hard\npython bench/gone.py\n```\n"
+    assert shell_paths(text) == [(2, "path", "bench/solver.py"), (3, "path", "bench/gone.py")]
+    assert not exists(ROOT / "README.md", "path", "bench/gone.py")
