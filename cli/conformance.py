@@ -42,6 +42,7 @@ from dekal.cli.common import (
     whole_number,
 )
 from dekal.cli.paths import checked, names_something
+from dekal.cli.written import Quiet, wrote
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION, SUITE_VERSIONS
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
@@ -329,6 +330,7 @@ def run(
     html_file: HtmlFile = None,
     badge: BadgeFile = None,
     json_output: JsonFlag = False,
+    quiet: Quiet = False,
     timeout: Seconds = DEFAULT_TIMEOUT,
     strict: Annotated[
         bool, typer.Option("--strict", help="Count should-level failures in the exit code.")
@@ -422,8 +424,9 @@ def run(
             junit.write_text(junit_xml(runs), "utf-8")
         except OSError as error:  # checked before the run; the disk can still refuse
             fail(f"{junit}: {error.strerror}", kind="input", field="--junit")
+        wrote(junit, quiet)
     report = report_json(runs)
-    write_pictures(report, html_file, badge, show)
+    write_pictures(report, html_file, badge, show, quiet)
     if json_output:
         print_json(report)
     else:
@@ -433,32 +436,41 @@ def run(
     raise typer.Exit(EXIT_VERDICT if any(r.unexpected for r in runs) else EXIT_OK)
 
 
-def write_file(path: Path, text: str, option: str) -> None:
+def write_file(path: Path, text: str, option: str, quiet: bool = False) -> None:
     try:  # checked before the work; the disk can still refuse
         path.write_text(text, "utf-8")
     except OSError as error:
         fail(f"{path}: {error.strerror}", kind="input", field=option)
+    wrote(path, quiet)
 
 
 def write_pictures(
-    report: dict[str, object], html_file: Path | None, badge: Path | None, show: int
+    report: dict[str, object],
+    html_file: Path | None,
+    badge: Path | None,
+    show: int,
+    quiet: bool = False,
 ) -> None:
     """--html and --badge: the page and the badge of a JSON report (report_json's shape)."""
     from dekal.conformance.badge import report_badge
     from dekal.conformance.html_report import html_page
 
     if html_file is not None:
-        write_file(html_file, html_page([report], show), "--html")
+        write_file(html_file, html_page([report], show), "--html", quiet)
     if badge is not None:
-        write_file(badge, report_badge(report), "--badge")
+        write_file(badge, report_badge(report), "--badge", quiet)
 
 
-REPORT_HELP = """Draw saved JSON reports (of `run --json`) as one HTML page, and a badge.
+REPORT_HELP = """Summarize saved JSON reports (of `run --json`); draw them as one HTML page, a badge.
 
 Every engine of every report gets a column of the rule × engine matrix, side by side:
-compare builds, or your engine with ours, without running anything again.
+compare builds, or your engine with ours, without running anything again. The text summary
+(each engine's cases by status, its coverage, the first --show cases that did not pass,
+then the verdict) is printed unless --json; each file written is said on standard error
+(`wrote FILE`) unless --quiet.
 
 \b
+    dekal conformance report mine.json
     dekal conformance run --engine "./my-engine" --json > mine.json
     dekal conformance run --json > ours.json
     dekal conformance report mine.json ours.json --html report.html
@@ -492,12 +504,12 @@ def report(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the reports merged into one JSON report.")
     ] = False,
+    quiet: Quiet = False,
 ) -> None:
     from dekal.conformance.badge import report_badge
     from dekal.conformance.html_report import html_page, read_report
+    from dekal.conformance.saved_report_text import reports_text
 
-    if html_file is None and badge is None and not json_output:
-        fail("give --html FILE, --badge FILE or --json (see --help)")
     reports = []
     for path in results:
         text = read_text_file(path, "RESULTS", MAX_JSON_CHARS)
@@ -506,15 +518,17 @@ def report(
         except NotationError as error:
             fail(f"{error.field}: {error.message}", kind="input", field="RESULTS")
     if html_file is not None:
-        write_file(html_file, html_page(reports, show), "--html")
+        write_file(html_file, html_page(reports, show), "--html", quiet)
     if badge is not None:
-        write_file(badge, report_badge(reports[0]), "--badge")
+        write_file(badge, report_badge(reports[0]), "--badge", quiet)
     ok = all(r.get("ok") is True for r in reports)
     if json_output:
         suites = ", ".join(sorted({str(r.get("suite")) for r in reports}))
         merged = {**reports[0], "suite": suites, "ok": ok}
         merged["engines"] = [engine for r in reports for engine in r["engines"]]
         print_json(merged)
+    else:
+        out.print(reports_text(reports, show), markup=False, highlight=False)
     raise typer.Exit(EXIT_OK if ok else EXIT_VERDICT)
 
 
