@@ -461,7 +461,7 @@ def write_pictures(
         write_file(badge, report_badge(report), "--badge", quiet)
 
 
-REPORT_HELP = """Summarize saved JSON reports (of `run --json`); draw them as one HTML page, a badge.
+REPORT_HELP = """Summarize saved JSON reports (of `run --json`), draw them as a page and a badge.
 
 Every engine of every report gets a column of the rule × engine matrix, side by side:
 compare builds, or your engine with ours, without running anything again. The text summary
