@@ -382,7 +382,7 @@ def _swatch(mark: str) -> ET.Element:
             {"width": side, "height": side, "rx": 3, "fill": "none", "stroke": PICKED,
              "stroke-width": 3 if mark == PICK else 2},
         )  # fmt: skip
-    fill, outline, _ = STYLE[state]
+    fill, outline, _ = next(style for name, style in STYLE.items() if name == state)
     rect: dict[str, str | int] = {
         "width": side, "height": side, "rx": 3, "fill": fill, "stroke": outline,
         "stroke-width": "1.5",
@@ -469,7 +469,7 @@ def puzzle_svg(
     return _svg(width, y + MARGIN, f"puzzle {notation}", body)
 
 
-PUZZLE_WORDS = {
+PUZZLE_WORDS: dict[str, str] = {
     FACE_DOWN: "face down: each step reveals one (T1); its value is shown to plan with",
     HOLE_STATE: "the hole",
     CANCELLED: "a cancelled card (S1)",
