@@ -46,7 +46,8 @@ options (an --only that matches nothing); 130 interrupted (Ctrl-C).
 
 def _line(verdict: Verdict) -> str:
     status = "proved" if verdict.proved else "FAILED"
-    text = f"{status:<7} {verdict.name:<24} {duration(verdict.seconds):>9}  {verdict.statement}"
+    # a column of times: fixed decimals keep it aligned (the total below says 3 figures)
+    text = f"{status:<7} {verdict.name:<24} {verdict.seconds:7.3f} s  {verdict.statement}"
     if verdict.detail:
         text += f"\n        {'':<24}            {verdict.detail}"
     if not verdict.proved:
