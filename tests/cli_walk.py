@@ -229,6 +229,7 @@ def hostile_paths(folder: Path) -> dict[str, str]:
 
 HOSTILE_TEXT = {
     "empty": "",
+    "dash": "-",
     "space": " ",
     "negative": "-1",
     "zero": "0",
