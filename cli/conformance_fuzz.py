@@ -37,7 +37,9 @@ from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
     EngineUnusable,
 )
+from dekal.conformance.expect import parse_rules
 from dekal.conformance.fuzz import DEFAULT_SHRINK_SECONDS, FuzzReport
+from dekal_ref.errors import NotationError
 from dekal_ref.reading import SEED_MAX
 
 FUZZ_HELP = """Play seeded random games on an engine and on the reference in lock-step.
@@ -76,21 +78,17 @@ Exit codes: 0 no unexpected deviation; 1 one or more; 2 bad usage; 3 engine unus
 
 
 def expected_rules(value: str | None) -> frozenset[str]:
-    """--expect: rule IDs, comma separated, or a file of lines `RULE reason` (or JSON)."""
-    from dekal.conformance.attribution import RULE_IDS
-
+    """--expect: rule IDs, comma separated, or an --expect file as for `run` (its lines
+    without a case: fuzz games are not suite cases)."""
     if not value:
         return frozenset()
     path = Path(value)
-    tokens = list(read_expect(path)) if path.is_file() else value.split(",")
-    rules = [token.strip() for token in tokens if token.strip()]
-    unknown = [rule for rule in rules if rule not in RULE_IDS]
-    if unknown:
-        fail(
-            f"--expect: {', '.join(unknown)} is not a rule ID (M1-M5, T1-T5, P1-P2, F1-F4, "
-            "S1-S4, B1) nor a file"
-        )
-    return frozenset(rules)
+    if path.is_file():
+        return read_expect(path).rules
+    try:
+        return parse_rules(value).rules
+    except NotationError as error:
+        fail(f"--expect: {error.message} (M1-M5, T1-T5, P1-P2, F1-F4, S1-S4, B1)", field="--expect")
 
 
 def fuzz(

@@ -28,29 +28,21 @@ from dekal.conformance.client import (
     bundled_engine,
     load_factory,
 )
+from dekal.conformance.expect import ExpectedFailures, parse_expect
 from dekal_ref.errors import NotationError
-from dekal_ref.json_reading import MAX_JSON_CHARS, read_json
+from dekal_ref.json_reading import MAX_JSON_CHARS
 from dekal_ref.reading import shortened
 
 
-def read_expect(path: Path) -> dict[str, str]:
-    """A known-failures file: a JSON object ID -> reason, or lines `ID reason` (# comments)."""
+def read_expect(path: Path) -> ExpectedFailures:
+    """A known-failures file (dekal.conformance.expect): lines `ID RULE [reason]` or
+    `RULE [reason]` (# comments), or the JSON equivalent; a line that is neither is refused,
+    naming its line."""
     text = read_text_file(path, "--expect", MAX_JSON_CHARS)
-    if text.lstrip().startswith("{"):
-        try:
-            data = read_json(text, str(path))
-        except NotationError as error:
-            fail(f"{error.field}: {error.message}", kind="input", field="--expect")
-        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-            fail(f"{path}: write a JSON object mapping case IDs to reasons", field="--expect")
-        return {str(k): v for k, v in data.items()}
-    known: dict[str, str] = {}
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            case_id, _, reason = line.partition(" ")
-            known[case_id] = reason.strip() or "known failure"
-    return known
+    try:
+        return parse_expect(text, str(path))
+    except NotationError as error:
+        fail(error.message, kind="input", field="--expect")
 
 
 @contextmanager

@@ -38,6 +38,7 @@ from dekal.conformance import SUITE_VERSION, SUITE_VERSIONS
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
 )
+from dekal.conformance.expect import ExpectedFailures
 from dekal.conformance.report import junit_xml, report_json, run_text
 from dekal.conformance.runner import Run, run_suite
 from dekal.conformance.smoke import smoke_cases
@@ -237,8 +238,8 @@ def run(
                 f"{shown(filter_)} matches no case: give case IDs, ID prefixes, rules or kinds",
                 field="--filter",
             )
-    known = read_expect(expect) if expect else {}
-    unknown = sorted(set(known) - {case["id"] for case in cases})
+    known = read_expect(expect) if expect else ExpectedFailures()
+    unknown = sorted(known.cases - {case["id"] for case in cases})
     if unknown:
         listed = ", ".join(shortened(case_id) for case_id in unknown[:5])
         fail(f"lists IDs that are not in suite {version}: {listed}", field="--expect")

@@ -198,10 +198,12 @@ def _(mp: pytest.MonkeyPatch) -> None:
     replace_everywhere(mp, ranking.ranking, _ranking_with(_right_key, dense=True))
 
 
-@misreading("highest-wins", "S3", "the highest score wins")
+@misreading("highest-wins", "S3", "the highest score wins a round")
 def _(mp: pytest.MonkeyPatch) -> None:
+    # a single round only: a match ranked by the highest total would break S4 as well
     def key(state: GameState, score: Score, seat: int) -> tuple[int, ...]:
-        return tuple(-k for k in _right_key(state, score, seat))
+        right = _right_key(state, score, seat)
+        return tuple(-k for k in right) if state.rules.threshold is None else right
 
     replace_everywhere(mp, ranking.ranking, _ranking_with(key))
 
@@ -395,10 +397,12 @@ def _(mp: pytest.MonkeyPatch) -> None:
 # -- M1–M5, T1, T4, B1: set-up and refusals ----------------------------------------------
 @misreading("no-deck-check", "M1", "a deal is not checked to be the 100 cards")
 def _(mp: pytest.MonkeyPatch) -> None:
-    def check_deal(deal: Any) -> None:
-        deal.check_players(deal.players)
-        for seat, grid in enumerate(deal.grids):
-            if len(grid) != 16:
+    # `dealt`, not `deal`: the module `deal` is read inside (naming the argument `deal` made
+    # this misreading crash on every set-up instead of skipping the count)
+    def check_deal(dealt: Any) -> None:
+        deal.check_players(dealt.players)
+        for seat, grid in enumerate(dealt.grids):
+            if len(grid) != 16 or any(not 1 <= v <= 10 for v in grid):
                 raise IllegalAction("M3", f"seat {seat}'s grid must be 16 cards")
 
     replace_everywhere(mp, deal.check_deal, check_deal)
