@@ -389,10 +389,10 @@ def blame_step(before: str, sent: str, expected: str, actual: str, deal: Any = N
 
     An engine that went on by itself (it played the last take, revealed the last face-down
     cards) broke the rule of the first action it played unasked (T3, T1). A field the
-    reference did not touch at this step, changed by the engine, is the rule that governs
-    changes to it (`_untouched_rule`). Without a trace (the step cannot be replayed from
-    `before`, or the reference does not reach `expected`) the field's name decides
-    (`blame_position`)."""
+    reference did not touch at this step, changed by the engine, comes first: it is blamed on
+    the rule that governs changes to it (`_untouched_rule`). Without a trace (the step cannot
+    be replayed from `before`, or the reference does not reach `expected`) the field's name
+    decides (`blame_position`)."""
     from dekal.conformance.trace import forced_action, trace_step
 
     fields = differing_fields(expected, actual)
@@ -404,11 +404,14 @@ def blame_step(before: str, sent: str, expected: str, actual: str, deal: Any = N
     forced = forced_action(expected, actual)
     if forced is not None:
         rule = action_rule(forced, variant_of(expected))
-        return Blame(rule, f"{field_order[0]}: {forced} played unasked")
+        return Blame(rule, f"{field_order[0]}, a {action_word(forced)} played unasked")
     trace = trace_step(before, sent, deal)
     if trace is None or trace.after != expected:
         return blame_position(sent, expected, actual)
-    field = min(field_order, key=trace.order_of)
+    # a field the reference left alone comes first: the engine did something more (a first
+    # player found again on a later turn moves the start, and with it who takes first)
+    untouched = [name for name in field_order if trace.rule_of(name) is None]
+    field = untouched[0] if untouched else min(field_order, key=trace.order_of)
     traced = trace.rule_of(field)
     if traced is None:
         return Blame(_untouched_rule(field, before, sent, expected, actual), field)
