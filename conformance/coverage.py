@@ -209,6 +209,9 @@ def coverage_text(run: Run) -> str:
             f"  cannot be run in this mode: {apart} case{'' if apart == 1 else 's'} "
             f"({MODE_REASON}; not counted as claimed)"
         )
+        ids = [o.id for o in run.outcomes if o.status == "skip" and o.message == MODE_REASON]
+        more = f", … and {len(ids) - 8} more (--json lists each)" if len(ids) > 8 else ""
+        lines.append(f"    {', '.join(ids[:8])}{more}")
     reasons = skip_reasons(run)
     if reasons:
         skipped = run.count("skip")

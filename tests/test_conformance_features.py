@@ -162,7 +162,8 @@ def test_an_own_deal_engine_without_position_is_told_which_cases_it_cannot_run()
     # counted apart: not claimed-and-not-passed, so the badge is green
     assert (claimed_coverage(run).count, claimed_coverage(run).of) == (1, 1)
     assert coverage_json(run)["cannot_run"] == {"count": 2, "reason": MODE_REASON}
-    assert "cannot be run in this mode: 2 cases" in coverage_text(run)
+    text = coverage_text(run)  # per case, as in the JSON's messages
+    assert "cannot be run in this mode: 2 cases" in text and "M1-neg-0001" in text
 
 
 def test_an_unreadable_line_gets_a_bad_request_with_a_null_id() -> None:
