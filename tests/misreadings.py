@@ -355,11 +355,13 @@ def _(mp: pytest.MonkeyPatch) -> None:
 def _(mp: pytest.MonkeyPatch) -> None:
     original = push.push_chain
 
+    # slide pushes only: P2 forbids direct placement in its own words, so a misreading of
+    # both variants would break two rules
     def chain(hole: int, move: Any, variant: str = "slide") -> list[int]:
         try:
             return original(hole, move, variant)
         except IllegalAction as error:
-            if "straight into the hole" in error.message:
+            if "straight into the hole" in error.message and variant == "slide":
                 return [hole]
             raise
 
@@ -492,13 +494,16 @@ def _(mp: pytest.MonkeyPatch) -> None:
 
 @misreading("sides-swapped", "P1", "L means the card enters from the right (and T from the bottom)")
 def _(mp: pytest.MonkeyPatch) -> None:
-    original = push.line_cells
+    original = push.push_chain
     mirror = {"L": "R", "R": "L", "T": "B", "B": "T"}
 
-    def line_cells(side: str, line: int) -> list[int]:
-        return original(mirror[side], line)
+    # slide pushes only: mirrored eject pushes along full lines would break P2 as well
+    def chain(hole: int, move: Any, variant: str = "slide") -> list[int]:
+        if variant != "slide" or move.side not in mirror:
+            return original(hole, move, variant)
+        return original(hole, replace(move, side=mirror[move.side]), variant)
 
-    replace_everywhere(mp, original, line_cells)
+    replace_everywhere(mp, original, chain)
 
 
 @misreading("chosen-ignored", "F3", "with the chosen rule, seat 0 starts whoever was chosen")
