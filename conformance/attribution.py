@@ -10,11 +10,14 @@ The table, in words:
 
 * a verdict that differs (accepted vs refused, or another rule named): the rule the
   reference names when it refuses; when it accepts, the rule that makes the action legal
-  (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1;
+  (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1; a refusal that
+  names no rule: the rule of the request's subject (`blame_subject`);
 * a position changed by a refused action: B1;
 * the public view alone: M3 (nobody sees a face-down card or a pick);
-* a field of the position after an accepted step: see `_step_rule` (the rules line: the
-  variant it gets wrong, `_rules_line_rule`);
+* a field of the position after an accepted step: the rule the reference applied to write
+  it, from its own trace of the step (`blame_step`, dekal.conformance.trace); without a
+  trace, `_step_rule` by the field's name (the rules line: the variant it gets wrong,
+  `_rules_line_rule`);
 * the legal actions: the rule of the phase (reveal T1, take T3, push P1/P2);
 * the result: cancelled cells S1, points or cards left S2, totals S4 (S2 in a single round,
   where they are the round's points), ranking S3 (single round) or S4 (match);
