@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from dekal.cli import paths
 from dekal.cli.common import (
     EXIT_ENGINE,
     EXIT_OK,
@@ -33,6 +34,7 @@ from dekal.cli.conformance_options import (
     progress_bar,
     read_expect,
 )
+from dekal.cli.paths import checked, names_something
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
     EngineUnusable,
@@ -82,9 +84,8 @@ def expected_rules(value: str | None) -> frozenset[str]:
     without a case: fuzz games are not suite cases)."""
     if not value:
         return frozenset()
-    path = Path(value)
-    if path.is_file():
-        return read_expect(path).rules
+    if names_something(value):  # a file: checked as every file to read is
+        return read_expect(checked(paths.input_file, value, "--expect")).rules
     try:
         return parse_rules(value).rules
     except NotationError as error:

@@ -11,7 +11,7 @@ from dekal.cli.common import (
     EXIT_OK,
     EXIT_VERDICT,
     fail,
-    input_path,
+    input_file,
     print_json,
     read_text_file,
     whole_number,
@@ -44,7 +44,7 @@ Exit codes: 0 every report passed; 1 a report has unexpected failures (as `run` 
 def report(
     results: Annotated[
         list[Path],
-        typer.Argument(metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path),
+        typer.Argument(metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_file),
     ],
     html_file: HtmlFile = None,
     badge: BadgeFile = None,

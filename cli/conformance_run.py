@@ -13,6 +13,7 @@ from dekal.cli.common import (
     EXIT_VERDICT,
     err,
     fail,
+    input_file,
     input_path,
     out,
     output_file,
@@ -163,8 +164,8 @@ def run(
         typer.Option(
             "--expect",
             metavar="FILE",
-            help="Known failures: lines 'ID reason' or a JSON object.",
-            parser=input_path,
+            help="Known failures: lines 'ID RULE [reason]' or 'RULE [reason]' (or JSON).",
+            parser=input_file,
         ),
     ] = None,
     junit: Annotated[
