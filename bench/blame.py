@@ -46,7 +46,7 @@ def blamed(run: Any) -> Counter[str]:
     )
 
 
-def faults(words: list[str]) -> list[tuple[str, str, Any]]:
+def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
     """(name, rule, engine maker) of every fault whose name holds one of `words`."""
     sys.path.insert(0, str(TESTS))
     import test_conformance_blame
@@ -58,10 +58,10 @@ def faults(words: list[str]) -> list[tuple[str, str, Any]]:
     for misread in MISREADINGS:
         name = f"{misread.rule}-{misread.name}"
         command = f"{sys.executable} {Path(__file__).resolve()} --serve {name}"
-        found.append((name, misread.rule, lambda c=command: SubprocessEngine(c, timeout=5)))
+        found.append((name, misread.rule, lambda c=command: SubprocessEngine(c, timeout=seconds)))
     for title, (factory, rule) in test_conformance_blame.FAULTS.items():
         found.append(
-            (f"{rule}-{title}", rule, lambda f=factory, t=title: InProcessEngine(f, t, 5))
+            (f"{rule}-{title}", rule, lambda f=factory, t=title: InProcessEngine(f, t, seconds))
         )
     return [f for f in found if not words or any(w in f[0] for w in words)]
 
@@ -70,6 +70,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("words", nargs="*", help="only the faults whose name holds one")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        help="seconds per case (a loaded machine "
+        "turns short limits into errors blamed on the request in flight)",
+    )
     parser.add_argument("--serve", metavar="MISREADING", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -80,10 +87,10 @@ def main() -> None:
 
     cases = load_cases()
     rows = []
-    for name, rule, make in faults(args.words):
+    for name, rule, make in faults(args.words, args.timeout):
         engine = make()
         try:
-            counts = blamed(run_suite(engine, cases, timeout=5))
+            counts = blamed(run_suite(engine, cases, timeout=args.timeout))
         finally:
             engine.close()
         rows.append({"fault": name, "rule": rule, "blamed": dict(counts.most_common())})
