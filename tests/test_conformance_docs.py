@@ -27,6 +27,11 @@ def blocks(language: str, doc: Path = DOC) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", doc.read_text("utf-8"), re.DOTALL)
 
 
+def files_shown(doc: Path = DOC) -> list[tuple[str, str]]:
+    """The files a doc shows as ```text NAME blocks, for its console examples to read."""
+    return re.findall(r"```text (\S+)\n(.*?)```", doc.read_text("utf-8"), re.DOTALL)
+
+
 def without_messages(reply: dict[str, object]) -> dict[str, object]:
     error = reply.get("error")
     if isinstance(error, dict):
@@ -67,6 +72,8 @@ def test_console_examples_print_what_the_doc_shows(
 ) -> None:
     (engine_source,) = blocks("python")
     (tmp_path / "diagonal_engine.py").write_text(engine_source)
+    for name, text in files_shown():  # ```text known.txt: a file the examples read
+        (tmp_path / name).write_text(text)
     monkeypatch.chdir(tmp_path)
     command, *expected = block.rstrip("\n").splitlines()
     args = shlex.split(command.removeprefix("$ dekal "))
