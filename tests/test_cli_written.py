@@ -141,3 +141,12 @@ def test_three_significant_figures(value: float, text: str) -> None:
 
 def test_a_duration_is_in_seconds() -> None:
     assert duration(0.04123) == "0.0412 s"
+
+
+def test_simulate_says_its_plot_and_quiet_silences_it(tmp_path: Path) -> None:
+    plot = tmp_path / "run.svg"
+    run = ("simulate", "--games", "20", "--seed", "1", "--plot", str(plot))
+    said = dekal(*run)
+    assert said.exit_code == 0 and said.stderr == f"wrote {plot}\n"
+    assert "wrote" not in said.stdout
+    assert dekal(*run, "--quiet").stderr == ""
