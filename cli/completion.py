@@ -48,9 +48,9 @@ def _fixed(choices: dict[str, str] | Iterable[str]) -> Completer:
 
 def bot_options() -> dict[str, tuple[str, ...]]:
     """Every bot `make_bot` knows and the options it takes (its dataclass fields)."""
-    from dekal.bots.bot import BOT_NAMES, _kinds
+    from dekal.bots.bot import BOT_NAMES, KINDS
 
-    kinds = _kinds()
+    kinds = KINDS
     return {
         name: tuple(field.name for field in dataclasses.fields(kinds[name])) for name in BOT_NAMES
     }

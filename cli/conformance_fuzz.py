@@ -16,6 +16,7 @@ from dekal.cli.common import (
     EXIT_VERDICT,
     Scheduler,
     Workers,
+    checked,
     err,
     fail,
     out,
@@ -34,7 +35,7 @@ from dekal.cli.conformance_options import (
     progress_bar,
     read_expect,
 )
-from dekal.cli.paths import checked, names_something
+from dekal.cli.paths import names_something
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
     EngineUnusable,

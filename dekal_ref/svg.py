@@ -494,3 +494,6 @@ def _incoming_card(order: int, value: int, x: int, y: int) -> ET.Element:
     number.set("fill", MUTED)
     group.append(number)
     return group
+
+
+GameState._repr_svg_ = position_svg  # a notebook draws a state (GameState._repr_svg_)

@@ -18,9 +18,12 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 
+from dekal.extras import needed
 from dekal.simulation.stats import Estimate, Summary, quantile
 
 FORMATS = (".svg", ".png")
+PLOTS = "plots (--plot)"
+"""What needs matplotlib (the `sim` extra)."""
 MAX_BINS = 40
 VARIANT_RULE = {"slide": "P1", "eject": "P2"}
 FIRST_RULE = {"lowest": "F1–F2", "chosen": "F3"}
@@ -59,11 +62,12 @@ def write_plot(summary: Summary, path: Path, title: str, match: bool = False) ->
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ValueError(f"{path.name}: a plot is .svg or .png")
-    import matplotlib
+    with needed(PLOTS):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "dekal"  # the SVG's element ids, the same every run
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        matplotlib.rcParams["svg.hashsalt"] = "dekal"  # the SVG's element ids, the same every run
+        import matplotlib.pyplot as plt
 
     figure, (scores, wins) = plt.subplots(1, 2, figsize=(11, 4.4), width_ratios=(3, 2))
     edges = score_bins([seat.scores for seat in summary.seats])
