@@ -8,16 +8,16 @@ Errors (issue 13): one line on standard error, `error: …`, naming the rule or 
     {"error": {"kind": "notation", "field": "grid", "message": "…"}}
 
 where `kind` is `illegal` (with `rule`), `notation` (with `field`), `usage` (a bad option or
-argument, with `field` naming it), `input` (an unreadable file, an unplayable puzzle; with
-`field` when one is named), `missing_extra` (an optional library this use needs is not
-installed: with `extra`, the one to install, and `module`), `verdict` or `engine`; then the
-exit code. Every error names a rule or a field (issue 19): when the caller names neither,
-`fail` names the first option its message mentions, else the command itself. A key that
-does not apply is left out (never null). No word of the command line is quoted back longer
-than QUOTE_LIMIT characters, whoever wrote the message. A command that already printed its
-JSON report (a `--check` that failed) says the verdict on standard error, so standard
-output stays one object. Every command gets this by being registered with
-`cls=DekalCommand`; `fail` is the one way to report an error.
+argument, with `field` naming it), `input` (an unreadable file, an unplayable puzzle),
+`missing_extra` (an optional library this use needs is not installed: with `extra`, the one
+to install, and `module`), `verdict` or `engine`; then the exit code. Every error names a
+rule or a field (issue 19): when the caller names neither, `fail` names the first option its
+message mentions, else the command itself. A key that does not apply is left out (never
+null). No word of the command line is quoted back longer than QUOTE_LIMIT characters,
+whoever wrote the message. A command that already printed its JSON report (a `--check` that
+failed) says the verdict on standard error, so standard output stays one object. Every
+command gets this by being registered with `cls=DekalCommand`; `fail` is the one way to
+report an error.
 
 Exit codes (docs/guide.md):
     0  success
