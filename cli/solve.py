@@ -33,6 +33,7 @@ from dekal.cli.common import (
     whole_number,
 )
 from dekal.cli.pictures import side_by_side
+from dekal.cli.rates import duration
 from dekal.proofs import portfolio, search, z3_solve
 from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
@@ -156,7 +157,7 @@ def answer_line(answer: Answer) -> str:
     moves = " ".join(str(m) for m in answer.moves)
     return (
         f"{method}: score {answer.points} with {answer.remaining} cards left: {proof}, "
-        f"{answer.seconds:.2f} s; moves {moves}"
+        f"{duration(answer.seconds)}; moves {moves}"
     )
 
 
@@ -276,13 +277,13 @@ def report_bound(
             if result.gave_up:
                 out.print(f"{result.method}: no verdict within --timeout {timeout:g} s")
             elif answer is None:
-                out.print(f"{result.method}: no, unreachable (proved, {result.seconds:.2f} s)")
+                out.print(f"{result.method}: no, unreachable (proved, {duration(result.seconds)})")
             else:
                 show_outcome(answer.outcome)
                 moves = " ".join(str(m) for m in answer.moves)
                 out.print(
                     f"{result.method}: yes, score {answer.points} with {answer.remaining} cards "
-                    f"({result.seconds:.2f} s); moves {moves}"
+                    f"({duration(result.seconds)}); moves {moves}"
                 )
     verdicts = {r.reachable for r in results}
     if {True, False} <= verdicts:
