@@ -3,8 +3,8 @@ expensive results computed once per test run.
 
 Hypothesis profiles (`pytest --hypothesis-profile=NAME`):
 
-* default: sized so that the whole default run stays within its budget (README: about four
-  minutes on two cores). A test's own `@settings(max_examples=N)` states its share.
+* default: sized so that the whole default run stays within its budget (five minutes wall
+  on two idle cores). A test's own `@settings(max_examples=N)` states its share.
 * ci: loaded by Hypothesis itself when CI is set; the default's sizes, derandomized (the
   same examples every run), no example database, failures printed as a reproducible blob.
 * deep: every property at full strength: DEEP_FACTOR times the examples it runs by default
