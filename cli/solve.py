@@ -8,12 +8,16 @@ reaches the terminal.
 
 from __future__ import annotations
 
+import importlib
+import os
+import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.text import Text
@@ -33,15 +37,36 @@ from dekal.cli.common import (
     whole_number,
 )
 from dekal.cli.pictures import side_by_side
-from dekal.proofs import portfolio, search, z3_solve
-from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
+from dekal.proofs import portfolio, search
+from dekal.proofs.answer import (
+    Answer,
+    Board,
+    GaveUp,
+    Progress,
+    RankedMove,
+    greedy_answer,
+    quick_answer,
+    quiet,
+    ranked_board,
+)
+from dekal.proofs.limits import Deadline, Watched, process_started
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import Outcome, WitnessError
 from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid, value_symbol
 from dekal_ref.reading import shown
 from dekal_ref.scoring import score_grid
 
-METHODS: dict[str, ModuleType] = {"portfolio": portfolio, "z3": z3_solve, "search": search}
+METHODS = {"portfolio": "portfolio", "z3": "z3_solve", "search": "search"}
+"""Each method's module in dekal.proofs (imported when asked for: Z3 takes a while to load,
+and the time to load it is part of --timeout)."""
+ANSWER_RESERVE = 0.5
+"""Seconds of --timeout (at most a quarter of it) kept for answering: the methods' deadline
+ends this much before the promised time, so that a watchdog's answer of last resort, its
+certification and the printing fit in the second the documentation allows past --timeout."""
+T = TypeVar("T")
+LEFT_BEHIND = threading.Event()
+"""Set when a method's work was abandoned at its deadline (dekal.proofs.limits.Watched): the
+command then exits at once after its answer, its Z3 children stopped."""
 
 SOLVE_HELP = """Find the lowest score a grid can still reach, with proof.
 
@@ -73,10 +98,12 @@ engine before it is printed.
 "proved_optimal", "seconds", "method", "proof", ...} (pushes in spec notation: side, plus
 line for eject); the portfolio adds "via": "portfolio" and "race" (who proved it first).
 
---timeout S bounds each method's whole query (the portfolio's two share one clock), --rank
-included (one clock, shared out among the first moves): when it runs out, the best witness
-found so far is printed, marked NOT proved (a method that holds no witness yet gives the
-greedy line of the search's beam).
+--timeout S bounds each method's whole query in wall time, counted from the command's start
+(the portfolio's two share one clock), --rank included (one clock, shared out among the
+first moves): when it runs out, the best witness found so far is printed, marked NOT proved
+(a method that holds no witness yet gives the greedy line of the search's beam), within
+about half a second, however busy the machine (a watchdog answers for work that cannot look
+at the clock: loading the compiled search, building Z3's formula).
 
 Exit codes: 0 answered and proved (--at-most / --reach: reachable, with a witness); 1 a
 negative verdict: unreachable (proved), or the two methods of --check DISAGREE; 2 a
@@ -160,18 +187,65 @@ def answer_line(answer: Answer) -> str:
     )
 
 
+def method_module(name: str) -> ModuleType:
+    return importlib.import_module(f"dekal.proofs.{METHODS[name]}")
+
+
+def on_time(work: Callable[[], T], fallback: Callable[[], T], deadline: Deadline) -> T:
+    """work() within the deadline's wall time, else fallback() (see LEFT_BEHIND)."""
+    watched = Watched(work, fallback)
+    try:
+        return watched.result(deadline)
+    finally:
+        if watched.abandoned:
+            LEFT_BEHIND.set()
+            portfolio.stop_children()
+
+
+def deadline_of(number: int, timeout: float) -> Deadline:
+    """The first method's clock starts with the command (Python's start and the imports are
+    part of the time allowed); with --check the second method's starts with it."""
+    reserve = min(ANSWER_RESERVE, timeout / 4)
+    return Deadline(timeout - reserve, started=process_started() if number == 0 else None)
+
+
 def run_minimum(
     puzzle: Puzzle, methods: list[str], timeout: float, progress: Progress
 ) -> list[Answer]:
-    if len(methods) == 1:
-        return [METHODS[methods[0]].minimum(puzzle, timeout=timeout, progress=progress)]
-    # --check: two independent paths, so Z3 does without the search's lower bound
-    return [
-        z3_solve.minimum(puzzle, timeout=timeout, progress=progress, lower_bound=False)
-        if name == "z3"
-        else METHODS[name].minimum(puzzle, timeout=timeout, progress=progress)
-        for name in methods
-    ]
+    answers = []
+    for number, name in enumerate(methods):
+        deadline = deadline_of(number, timeout)
+        # --check: two independent paths, so Z3 does without the search's lower bound
+        extra = {"lower_bound": False} if name == "z3" and len(methods) > 1 else {}
+
+        def work(name: str = name, deadline: Deadline = deadline, extra: Any = extra) -> Answer:
+            return method_module(name).minimum(  # type: ignore[no-any-return]
+                puzzle, deadline=deadline, progress=progress, **extra
+            )
+
+        answers.append(on_time(work, lambda name=name: greedy_answer(puzzle, None, name), deadline))
+    return answers
+
+
+def run_rank(puzzle: Puzzle, methods: list[str], timeout: float, progress: Progress) -> list[
+    list[RankedMove]
+]:
+    rankings = []
+    for number, name in enumerate(methods):
+        deadline, board = deadline_of(number, timeout), Board()
+
+        def work(name: str = name, deadline: Deadline = deadline, board: Board = board) -> Any:
+            ranks = method_module(name).rank
+            return ranks(puzzle, deadline=deadline, progress=progress, board=board)
+
+        def fallback(name: str = name, board: Board = board) -> list[RankedMove]:
+            known = dict(board)  # the ranking so far; a move not reached gets a quick line
+            for move in search.first_moves(puzzle):
+                known.setdefault(move, quick_answer(puzzle, move, name))
+            return ranked_board(known)
+
+        rankings.append(on_time(work, fallback, deadline))
+    return rankings
 
 
 def check_problem(answers: list[Answer]) -> tuple[int, str] | None:
@@ -402,10 +476,40 @@ def solve(
     if sum(x is not None and x is not False for x in (at_most, reach, rank or None)) > 1:
         fail("ask one question at a time: --at-most, --reach or --rank")
     names = ["z3", "search"] if check else [method]
+    question = Question(puzzle, names, at_most, target, reach, rank, timeout, json_output)
+    try:
+        ask(question)
+    except typer.Exit as done:
+        exit_now_if_work_was_left_behind(done.exit_code)
+        raise
+    exit_now_if_work_was_left_behind(0)
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the command line asks, once read and checked."""
+
+    puzzle: Puzzle
+    names: list[str]
+    at_most: int | None
+    target: Grid | None
+    reach: str | None
+    rank: bool
+    timeout: float
+    json_output: bool
+
+
+def ask(q: Question) -> None:
+    """Answer the question and report it (typer.Exit with the exit code when not 0)."""
+    puzzle, names, at_most, target, reach = q.puzzle, q.names, q.at_most, q.target, q.reach
+    rank, timeout, json_output = q.rank, q.timeout, q.json_output
     try:
         with progress_status(True) as progress:
             if at_most is not None or target is not None:
-                results = [_bounded(name, puzzle, at_most, target, timeout) for name in names]
+                results = [
+                    _bounded(name, puzzle, at_most, target, deadline_of(number, timeout))
+                    for number, name in enumerate(names)
+                ]
                 if at_most is not None:
                     report_bound("at_most", at_most, results, json_output, timeout)
                 else:
@@ -413,9 +517,7 @@ def solve(
                 return
             if rank:
                 started = time.perf_counter()
-                rankings = [
-                    METHODS[name].rank(puzzle, timeout=timeout, progress=progress) for name in names
-                ]
+                rankings = run_rank(puzzle, names, timeout, progress)
                 report_rank(rankings, time.perf_counter() - started, json_output, timeout)
                 return
             answers = run_minimum(puzzle, names, timeout, progress)
@@ -427,17 +529,37 @@ def solve(
 
 
 def _bounded(
-    name: str, puzzle: Puzzle, at_most: int | None, target: Grid | None, timeout: float
+    name: str, puzzle: Puzzle, at_most: int | None, target: Grid | None, deadline: Deadline
 ) -> Bounded:
     started = time.perf_counter()
-    try:
-        if at_most is not None:
-            found = METHODS[name].at_most(puzzle, at_most, timeout=timeout)
-        else:
-            found = METHODS[name].reach(puzzle, target, timeout=timeout)
-    except GaveUp as error:
-        return Bounded(name, None, time.perf_counter() - started, gave_up=str(error))
-    return Bounded(name, found, time.perf_counter() - started)
+
+    def work() -> Bounded:
+        try:
+            if at_most is not None:
+                found = method_module(name).at_most(puzzle, at_most, deadline=deadline)
+            else:
+                found = method_module(name).reach(puzzle, target, deadline=deadline)
+        except GaveUp as error:
+            return Bounded(name, None, time.perf_counter() - started, gave_up=str(error))
+        return Bounded(name, found, time.perf_counter() - started)
+
+    def no_verdict() -> Bounded:
+        why = f"no verdict in time (limit {deadline.limit:g} s)"
+        return Bounded(name, None, time.perf_counter() - started, gave_up=why)
+
+    return on_time(work, no_verdict, deadline)
+
+
+def exit_now_if_work_was_left_behind(code: int) -> None:
+    """After the answer: work abandoned at its deadline may still hold a core (a compile, a
+    Z3 check); its children are stopped already, so the process ends here, at once. The
+    `dekal` command ends here too: tearing down the interpreter (a search's memo, numba, Z3)
+    took a second of a busy machine after the answer was out."""
+    command = os.path.basename(sys.argv[0] if sys.argv else "") == "dekal"
+    if LEFT_BEHIND.is_set() or command:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
 
 def register(app: typer.Typer) -> None:

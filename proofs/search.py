@@ -43,6 +43,7 @@ from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
     Answer,
+    Board,
     GaveUp,
     Progress,
     RankedMove,
@@ -402,6 +403,7 @@ def rank(
     timeout: float = 60.0,
     progress: Progress = quiet,
     deadline: Deadline | None = None,
+    board: Board | None = None,
 ) -> list[RankedMove]:
     """Every legal first move with the best reachable (score, cards), best first
     (answer.rank_first_moves: one deadline shared out among the moves)."""
@@ -410,4 +412,7 @@ def rank(
         return minimum(puzzle, first=move, deadline=share)
 
     firsts = first_moves(puzzle)
-    return rank_first_moves(firsts, best_after, METHOD, deadline or Deadline(timeout), progress)
+    deadline = deadline or Deadline(timeout)
+    return rank_first_moves(
+        firsts, best_after, METHOD, deadline, progress, puzzle=puzzle, board=board
+    )
