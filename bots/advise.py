@@ -51,11 +51,12 @@ from dekal.bots.observation import (
 )
 from dekal.bots.rollout import POLICIES as ROLLOUT_POLICIES
 from dekal.bots.rollout import round_outcomes
-from dekal.bots.sampler import exact_worlds, sample_fast
+from dekal.bots.sampler import MOST_WORLDS, exact_worlds, sample_fast
 from dekal.bots.table import seat_to_act
 from dekal.draws import Draws, game_seed, seat_seed
 from dekal.position import from_reference
 from dekal.simulation.runner import run_chunks
+from dekal.simulation.work import MAX_ADVICE_PLAYOUTS, check_advice, check_seed, whole
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Action
 from dekal_ref.deal import DECK
@@ -79,7 +80,7 @@ DETERMINISTIC_MODELS = frozenset({"greedy"})
 """Models that make no draws: under them, a world's outcome is one number, not a sample."""
 
 
-class AdviceError(DekalError):
+class AdviceError(DekalError, ValueError):
     """A question advise cannot answer: a seat not at the table, or one with nothing to
     decide. `field` names what is wrong (the seat)."""
 
@@ -286,6 +287,7 @@ def enumerated_worlds(view: Observation, limit: int) -> list[tuple[FastState, Fr
     the round (it only breaks F2's tie on turn 1 of round 1), so worlds that differ only
     there are one world here; dekal.bots.sampler.exact_worlds, which tells them apart, is
     asked only while F2 may still draw from the pile."""
+    whole("limit", limit, 0, MOST_WORLDS)
     if view.start is None:
         exact = exact_worlds(view, limit)
         return None if exact is None else [(from_reference(w), p) for w, p in exact]
@@ -509,7 +511,7 @@ def decision_of(view: Observation, seat: int) -> str:
     """The seat's decision in this view: "reveal" (T1), "take" (T3) or "push" (T4).
 
     AdviceError (field "seat") when the seat is not at the table or has nothing to decide."""
-    if not 0 <= seat < view.players:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < view.players:
         raise AdviceError(
             "seat", f"seat {seat} is not at the table: seats are 0 to {view.players - 1} (M4)"
         )
@@ -574,12 +576,15 @@ def advise(
     IllegalAction naming the rule for a
     view no game reaches (check_reachable)."""
     check_reachable(view)
+    check_seed("seed", seed)  # the API's bounds (dekal.simulation.work): ValueError naming them
     phase = decision_of(view, seat)
     bot = make_bot(model)  # an unknown model is refused here
     model = bot.name  # the canonical spec
     if playout not in PLAYOUTS:
         raise ValueError(f"playout: one of {', '.join(PLAYOUTS)}, not {playout!r}")
     actions = tuple(legal_actions(view, seat))
+    check_advice(samples, len(actions))
+    whole("batch", batch, 1, MAX_ADVICE_PLAYOUTS)
     work = search_work(view, len(actions), samples, bot)
     if work > MAX_SEARCH_WORK:
         raise NotationError(

@@ -208,6 +208,7 @@ def simulate(
     from dekal.simulation.games import simulate as run_games
     from dekal.simulation.runner import ClusterUnavailable
     from dekal.simulation.stats import summarize
+    from dekal.simulation.work import WorkRefused
     from dekal_ref.state import Rules
 
     if len(bots) > MAX_BOTS_CHARS:
@@ -233,6 +234,8 @@ def simulate(
             )
     except ClusterUnavailable as error:
         fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
+    except WorkRefused as error:  # the library's work bound (dekal.simulation.work)
+        fail(error.message, field="--games")
     seconds = time.perf_counter() - began
     summary = summarize(counted, specs)
     if plot is not None:

@@ -223,7 +223,10 @@ def run_minimum(
                 puzzle, deadline=deadline, progress=progress, **extra
             )
 
-        answers.append(on_time(work, lambda name=name: greedy_answer(puzzle, None, name), deadline))
+        def fallback(name: str = name) -> Answer:
+            return greedy_answer(puzzle, None, name)
+
+        answers.append(on_time(work, fallback, deadline))
     return answers
 
 

@@ -32,6 +32,17 @@ ZERO = "no card left: nothing scores lower"
 """The proof when the witness itself reaches 0 points and 0 cards, the least outcome (S2)."""
 
 
+MOST_POINTS = 160
+"""The highest score a grid can have: 16 cards of 10 (S1)."""
+
+
+def score_bound(bound: object) -> int:
+    """An `at_most` bound: a score 0 to MOST_POINTS, else ValueError naming `bound`."""
+    from dekal.arguments import whole
+
+    return whole("bound", bound, 0, MOST_POINTS)
+
+
 class GaveUp(RuntimeError):
     """The method ran out of time (Z3 said `unknown`): no verdict, never a proof."""
 

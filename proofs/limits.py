@@ -17,6 +17,9 @@ import time
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+MAX_SECONDS = 604_800
+"""The longest time limit: a week (`dekal solve --timeout` allows as much)."""
+
 
 class Deadline:
     """A wall-clock limit: one object handed down to every part of a query, so that the
@@ -35,6 +38,9 @@ class Deadline:
     def __init__(
         self, seconds: float, *, started: float | None = None, within: Deadline | None = None
     ) -> None:
+        number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+        if not number or not 0 <= seconds <= MAX_SECONDS:  # NaN too: it would never expire
+            raise ValueError(f"timeout: 0 to {MAX_SECONDS:,} seconds, not {seconds!r:.40}")
         self.limit = seconds
         self.end = (time.perf_counter() if started is None else started) + seconds
         self.cancelled = threading.Event()

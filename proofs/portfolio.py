@@ -52,6 +52,7 @@ from dekal.proofs.answer import (
     RankedMove,
     quiet,
     rank_first_moves,
+    score_bound,
 )
 from dekal.proofs.beam import Guess, quick_bound
 from dekal.proofs.limits import Deadline
@@ -407,6 +408,7 @@ def at_most(
 ) -> Answer | None:
     """A witness whose score is ≤ bound, or None when a method proved there is none (GaveUp
     when neither answered within the deadline)."""
+    score_bound(bound)
     deadline = deadline or Deadline(timeout)
 
     def searching(deadline: Deadline) -> Answer | None:

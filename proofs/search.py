@@ -50,6 +50,7 @@ from dekal.proofs.answer import (
     certified,
     quiet,
     rank_first_moves,
+    score_bound,
 )
 from dekal.proofs.beam import BEAM_WIDTHS as BEAM_WIDTHS  # its old home: the names still work
 from dekal.proofs.beam import Guess as Guess
@@ -355,6 +356,7 @@ def at_most(
     """A witness whose score is ≤ bound, or None when the exhaustive search found none
     (GaveUp when the deadline passed first). `compiled` as in `minimum`."""
     started = time.perf_counter()
+    score_bound(bound)
     deadline = deadline or Deadline(timeout)
     search = _searcher(
         puzzle,

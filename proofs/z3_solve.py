@@ -32,6 +32,7 @@ from dekal.proofs.answer import (
     certified,
     quiet,
     rank_first_moves,
+    score_bound,
 )
 from dekal.proofs.beam import Guess
 from dekal.proofs.encoding import BoolExpr, Unrolling
@@ -284,6 +285,7 @@ def at_most(
     """A witness whose final score is ≤ bound, or None when Z3 proved there is none (GaveUp
     when the deadline passed first)."""
     started = time.perf_counter()
+    score_bound(bound)
     session = _Session(puzzle, deadline or Deadline(timeout))
     witness = session.check(session.unrolled.score_at_most(bound))
     if witness is None:
