@@ -27,6 +27,7 @@ from dekal.cli.common import (
     command_line,
     err,
     fail,
+    input_file,
     input_path,
     out,
     output_directory,
@@ -312,7 +313,7 @@ def run(
             "--expect",
             metavar="FILE",
             help="Known failures: lines 'ID reason' or a JSON object.",
-            parser=input_path,
+            parser=input_file,
         ),
     ] = None,
     junit: Annotated[
@@ -474,7 +475,7 @@ Exit codes: 0 every report passed; 1 a report has unexpected failures (as `run` 
 def report(
     results: Annotated[
         list[Path],
-        typer.Argument(metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path),
+        typer.Argument(metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_file),
     ],
     html_file: HtmlFile = None,
     badge: BadgeFile = None,

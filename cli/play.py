@@ -9,10 +9,8 @@ far is saved as a record that `dekal replay` plays back.
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -21,6 +19,7 @@ import typer
 from dekal.cli.app import Interrupted
 from dekal.cli.bot_specs import checked_bot
 from dekal.cli.common import DekalCommand, fail, output_file, user_errors, whole_number
+from dekal.cli.paths import PathRefused, output_folder
 from dekal.cli.play_table import Step, Table, read_human_action, seat_actions
 from dekal.cli.play_views import JsonView, TextView, View
 from dekal_ref.errors import DekalError, NotationError
@@ -159,31 +158,14 @@ def save_record(table: Table, target: Path | None) -> Path | None:
     return path
 
 
-def check_writable(path: Path) -> None:
-    """--record: open the file for appending before the game starts, so a path that cannot be
-    written is refused now, not after the game (os.access, which output_file asks, says yes
-    to root for any path, /proc included). A file made by the check is removed again."""
-    existed = path.exists()
-    try:  # non-blocking: a FIFO with no reader would otherwise wait here for ever
-        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666))
-    except OSError as error:
-        fail(f"{shown(str(path))}: cannot write: {error.strerror}", field="--record")
-    if not existed:
-        path.unlink(missing_ok=True)
-
-
-def check_directory_writable(directory: Path) -> None:
-    """Without --record the game is saved in `directory` at the end: a directory that takes
-    no new file is refused before the game, not after it (a file is made there and removed)."""
+def check_current_folder() -> None:
+    """Without --record the game is saved in the current folder at the end: a folder that
+    takes no new file is refused before the game, not after it (dekal.cli.paths)."""
     try:
-        with tempfile.NamedTemporaryFile(dir=directory, prefix=".dekal-play-"):
-            pass
-    except OSError as error:
-        fail(
-            f"the game is saved in the current directory, which cannot be written"
-            f" ({error.strerror}): give --record FILE",
-            field="--record",
-        )
+        output_folder(Path.cwd())
+    except (PathRefused, OSError) as error:  # OSError: the current folder was removed
+        fail(f"the game is saved in the current folder, and {error}: give --record FILE",
+             field="--record")  # fmt: skip
 
 
 def _free_name(path: Path) -> Path:
@@ -264,15 +246,13 @@ def play(
         typer.Option("--json", help="Machine mode: JSON lines out, one action per line in."),
     ] = False,
 ) -> None:
-    if record is not None:
-        check_writable(record)
-    else:
-        check_directory_writable(Path.cwd())
+    if record is None:  # --record FILE was checked as it was read (output_file)
+        check_current_folder()
     specs = parse_bot_list(bots, players)
     players = players or len(specs) + 1
-    if len(specs) != players - 1:
+    if len(specs) != players - 1 or players > 6:  # 2 to 6 seats, the human's included
         fail(f"{len(specs)} bots make {len(specs) + 1} players: Dékal has 2 to 6 (M2)",
-             field="--bots")  # fmt: skip
+             rule="M2", field="--bots")  # fmt: skip
     if seat >= players:
         fail(f"seat {seat} is not at a table of {players} (seats 0 to {players - 1})",
              field="--seat")  # fmt: skip
