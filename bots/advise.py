@@ -40,6 +40,8 @@ from statistics import NormalDist
 
 from dekal import bits
 from dekal.actions import apply as fast_apply
+from dekal.arguments import seed as check_seed
+from dekal.arguments import whole
 from dekal.bots.bot import Bot, make_bot
 from dekal.bots.observation import (
     Observation,
@@ -53,10 +55,10 @@ from dekal.bots.rollout import POLICIES as ROLLOUT_POLICIES
 from dekal.bots.rollout import round_outcomes
 from dekal.bots.sampler import MOST_WORLDS, exact_worlds, sample_fast
 from dekal.bots.table import seat_to_act
+from dekal.bots.work import MAX_WORK, check_work
 from dekal.draws import Draws, game_seed, seat_seed
 from dekal.position import from_reference
 from dekal.simulation.runner import run_chunks
-from dekal.simulation.work import MAX_ADVICE_PLAYOUTS, check_advice, check_seed, whole
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal_ref.actions import Action
 from dekal_ref.deal import DECK
@@ -576,15 +578,17 @@ def advise(
     IllegalAction naming the rule for a
     view no game reaches (check_reachable)."""
     check_reachable(view)
-    check_seed("seed", seed)  # the API's bounds (dekal.simulation.work): ValueError naming them
+    check_seed("seed", seed)  # the API's bounds (dekal.arguments): ValueError naming them
     phase = decision_of(view, seat)
     bot = make_bot(model)  # an unknown model is refused here
     model = bot.name  # the canonical spec
     if playout not in PLAYOUTS:
         raise ValueError(f"playout: one of {', '.join(PLAYOUTS)}, not {playout!r}")
     actions = tuple(legal_actions(view, seat))
-    check_advice(samples, len(actions))
-    whole("batch", batch, 1, MAX_ADVICE_PLAYOUTS)
+    whole("samples", samples, 1, MAX_WORK)
+    whole("batch", batch, 1, MAX_WORK)
+    # each world plays each action out: a playout, one unit of dekal.bots.work, at least
+    check_work(samples * len(actions), "samples", f"{samples:,} worlds x {len(actions)} actions")
     work = search_work(view, len(actions), samples, bot)
     if work > MAX_SEARCH_WORK:
         raise NotationError(

@@ -236,7 +236,6 @@ def simulate(
     from dekal.simulation.games import simulate as run_games
     from dekal.simulation.runner import ClusterUnavailable
     from dekal.simulation.stats import summarize
-    from dekal.simulation.work import WorkRefused
     from dekal_ref.state import Rules
 
     if scheduler is not None and workers != 1:
@@ -265,8 +264,6 @@ def simulate(
             )
     except ClusterUnavailable as error:
         fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
-    except WorkRefused as error:  # the library's work bound (dekal.simulation.work)
-        fail(error.message, field="--games")
     seconds = time.perf_counter() - began
     summary = summarize(counted, specs)
     if plot is not None:

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dekal.arguments import seed as check_seed
+from dekal.arguments import whole
 from dekal.bots.bot import make_bot
+from dekal.bots.work import check_work, simulation_work
 from dekal.draws import game_seed
 from dekal.simulation.runner import Progress, run_chunks
 from dekal.simulation.tally import Tally, tally
-from dekal.simulation.work import MAX_GAMES, check_run, check_seed, whole
 from dekal_ref.state import Rules
 
 KERNEL_BOTS = ("random", "greedy")
@@ -32,6 +34,8 @@ KERNEL_BOTS = ("random", "greedy")
 CHUNKS_PER_RUN = 64  # enough to keep a few dozen workers busy and a progress bar moving
 KERNEL_CHUNK_MOST = 20_000  # games per chunk, compiled
 TABLE_CHUNK_MOST = 16  # games per chunk, through the table loop (a pimc game takes seconds)
+MAX_GAMES = 100_000_000
+"""The most games one run plays (as `dekal simulate --games`)."""
 MOST_CHUNKS = 10_000  # a run of many cheap table games gets bigger chunks, not millions of them
 
 
@@ -46,7 +50,7 @@ class Setup:
 
     def __post_init__(self) -> None:
         """ValueError naming the field: rules a Rules, one known bot spec per seat (M2), a seed
-        0 to 2**64 - 1 (dekal.simulation.work)."""
+        0 to 2**64 - 1 (dekal.arguments)."""
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules: a dekal_ref.state.Rules, not {type(self.rules).__name__}")
         players = self.rules.players
@@ -119,9 +123,12 @@ def simulate(
     """Play games 0 … games − 1 of the run and return their tally (see dekal.simulation.runner
     for workers and scheduler; `progress` is told (games done, games)).
 
-    ValueError before anything is planned: games outside 1..MAX_GAMES, or a run whose
-    searching bots would do more than MAX_RUN_WORK (dekal.simulation.work)."""
-    check_run(setup.rules, setup.bots, games)
+    ValueError before anything is planned: games outside 1..MAX_GAMES, or a run that plans
+    more than dekal.bots.work.MAX_WORK (TooMuchWork, field "games"), as `dekal simulate`."""
+    whole("games", games, 1, MAX_GAMES)
+    rules = setup.rules
+    work = simulation_work(setup.bots, games, rules.threshold, setup.table)
+    check_work(work, "games", f"{games:,} games of {', '.join(dict.fromkeys(setup.bots))}")
     planned = chunks(setup, games)
     size = planned[0].count
 

@@ -24,11 +24,11 @@ import pytest
 
 from dekal.bots import advise as advise_module
 from dekal.bots.observation import Observation, legal_actions, observation_of
+from dekal.bots.work import MAX_WORK, TooMuchWork
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import make_puzzle
 from dekal.simulation import stats
-from dekal.simulation.games import Setup, simulate
-from dekal.simulation.work import MAX_ADVICE_PLAYOUTS, MAX_GAMES, MAX_RUN_WORK, WorkRefused
+from dekal.simulation.games import MAX_GAMES, Setup, simulate
 from dekal_ref.actions import apply
 from dekal_ref.actions import legal_actions as reference_legal_actions
 from dekal_ref.deal import seeded_deal
@@ -113,7 +113,7 @@ def test_simulate_refuses_a_game_count_outside_its_range(games: int) -> None:
 
 
 def test_simulate_refuses_search_work_past_its_cap_before_planning_a_game() -> None:
-    with at_most(SECONDS), pytest.raises(WorkRefused, match=f"at most {MAX_RUN_WORK:,}") as refused:
+    with at_most(SECONDS), pytest.raises(TooMuchWork, match=f"cap of {MAX_WORK:,}") as refused:
         simulate(Setup(Rules(2), ("pimc", "random"), 1), MAX_GAMES)
     assert refused.value.field == "games"
 
@@ -131,10 +131,13 @@ def test_advise_refuses_zero_samples() -> None:
         advise_module.advise(view, deciding(view), samples=0)
 
 
-def test_advise_refuses_samples_past_its_work_cap() -> None:
-    view = a_view()
-    with at_most(SECONDS), pytest.raises(ValueError, match=f"{MAX_ADVICE_PLAYOUTS:,}"):
-        advise_module.advise(view, deciding(view), samples=10**12)
+@pytest.mark.parametrize("samples", [10**12, MAX_WORK // 2])
+def test_advise_refuses_samples_past_the_work_cap_before_drawing_a_world(samples: int) -> None:
+    view = observation_of(a_position(moves=0))  # seat 0 reveals: 16 actions
+    assert len(legal_actions(view, deciding(view))) > 2
+    with at_most(SECONDS), pytest.raises(ValueError, match=f"{MAX_WORK:,}") as refused:
+        advise_module.advise(view, deciding(view), samples=samples)
+    assert names_the_argument(refused.value, "samples")
 
 
 def test_legal_actions_refuse_a_seat_not_at_the_table_m4() -> None:
@@ -165,7 +168,8 @@ MODULES = (
     "dekal.simulation.games",
     "dekal.simulation.stats",
     "dekal.simulation.runner",
-    "dekal.simulation.work",
+    "dekal.bots.work",
+    "dekal.arguments",
     "dekal.proofs.portfolio",
     "dekal.proofs.search",
     "dekal.proofs.z3_solve",
@@ -218,9 +222,11 @@ def examples() -> dict[str, Any]:
     }
 
 
+OVERRIDES = {"dekal.bots.work.simulation_work": {"bots": ("random", "pimc")}}
+"""Arguments whose example differs for one function: its bots are specs, not Bot objects."""
 NOT_WALKED = {
     # the checks themselves: their message names the `field` they are given
-    "dekal.simulation.work.whole", "dekal.simulation.work.check_seed",
+    "dekal.arguments.whole", "dekal.arguments.seed", "dekal.bots.work.check_work",
     # advise's inner steps, called by advise() with the arguments it checked at its entry
     "dekal.bots.advise.table_outcome", "dekal.bots.advise.play_out",
 }  # fmt: skip
@@ -250,7 +256,7 @@ def walked_calls() -> Iterator[tuple[str, Callable[..., Any], dict[str, Any], st
         ]  # fmt: skip
         if any(p.name not in known or known[p.name] is None for p in required):
             continue
-        arguments = {p.name: known[p.name] for p in required}
+        arguments = {p.name: OVERRIDES.get(name, {}).get(p.name, known[p.name]) for p in required}
         for p in parameters.values():
             given = arguments.get(p.name, p.default)
             number = isinstance(given, int | float) and not isinstance(given, bool)
