@@ -206,7 +206,13 @@ def deadline_of(number: int, timeout: float) -> Deadline:
     """The first method's clock starts with the command (Python's start and the imports are
     part of the time allowed); with --check the second method's starts with it."""
     reserve = min(ANSWER_RESERVE, timeout / 4)
-    return Deadline(timeout - reserve, started=process_started() if number == 0 else None)
+    first = number == 0 and is_the_dekal_command()  # in a test's process: from now
+    return Deadline(timeout - reserve, started=process_started() if first else None)
+
+
+def is_the_dekal_command() -> bool:
+    """Is this process the `dekal` command (not a program or test calling the app)?"""
+    return os.path.basename(sys.argv[0] if sys.argv else "") == "dekal"
 
 
 def run_minimum(
@@ -558,8 +564,7 @@ def exit_now_if_work_was_left_behind(code: int) -> None:
     Z3 check); its children are stopped already, so the process ends here, at once. The
     `dekal` command ends here too: tearing down the interpreter (a search's memo, numba, Z3)
     took a second of a busy machine after the answer was out."""
-    command = os.path.basename(sys.argv[0] if sys.argv else "") == "dekal"
-    if LEFT_BEHIND.is_set() or command:
+    if LEFT_BEHIND.is_set() or is_the_dekal_command():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -12,6 +12,7 @@ own handler raises (the `dekal` command exits with 130).
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -157,12 +158,21 @@ class Watched(Generic[T]):
         self.work, self.fallback = work, fallback
         self.abandoned = False
         self.outcome: list[T | BaseException] = []
+        # not Thread.is_alive(): a join interrupted by a Ctrl-C marks a running thread
+        # stopped in Python 3.11 (bpo-45274's fix releases the thread's own lock)
+        self.finished = threading.Event()
 
     def _run(self) -> None:
+        # a Ctrl-C sent to the process must reach the main thread, which waits below and
+        # answers it: a signal the kernel hands to this thread would wake nobody
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         try:
             self.outcome.append(self.work())
         except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
             self.outcome.append(error)
+        finally:
+            self.finished.set()
 
     def result(self, deadline: Deadline, grace: float = WATCHDOG_GRACE) -> T:
         if deadline.expired():  # the time went before the work could start (a busy machine)
@@ -170,18 +180,26 @@ class Watched(Generic[T]):
         helper = threading.Thread(target=self._run, name="watched work", daemon=True)
         helper.start()
         try:
-            helper.join(max(0.0, deadline.left()))
-            if helper.is_alive():
+            _wait(self.finished, deadline.left())
+            if not self.finished.is_set():
                 deadline.cancel()  # the work stops at its next look at the clock
-                helper.join(grace)
+                _wait(self.finished, grace)
         except BaseException:  # a Ctrl-C while waiting: the work stops too
             deadline.cancel()
-            self.abandoned = helper.is_alive()
+            self.abandoned = not self.finished.is_set()
             raise
-        if helper.is_alive():
+        if not self.finished.is_set():
             self.abandoned = True
             return self.fallback()
         (value,) = self.outcome
         if isinstance(value, BaseException):
             raise value
         return value
+
+
+def _wait(finished: threading.Event, seconds: float) -> None:
+    """Wait for `finished` at most `seconds`, in short slices: between two, the main thread
+    runs any signal handler that is due (a Ctrl-C) at once."""
+    end = time.perf_counter() + seconds
+    while not finished.is_set() and (left := end - time.perf_counter()) > 0:
+        finished.wait(min(left, 0.1))

@@ -125,8 +125,9 @@ def test_the_deadline_is_shared_and_the_best_witness_comes_back_unproved(
     monkeypatch.setattr(z3_solve, "minimum", endless_z3)
     started = time.perf_counter()
     answer = portfolio.minimum(raced(), timeout=1)
-    assert not answer.proved_optimal and answer.race == "neither proved it"
-    assert time.perf_counter() - started < 1 + portfolio.GRACE + 10
+    # on a busy machine the beam may leave under MIN_RACE_SECONDS: then no child is started
+    assert not answer.proved_optimal and answer.race in ("neither proved it", portfolio.NO_TIME)
+    assert time.perf_counter() - started < 1 + 10  # nothing is waited for past the deadline
     assert new_children() == []
 
 
