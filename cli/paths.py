@@ -172,6 +172,15 @@ def output_folder(value: object) -> Path:
     return path
 
 
+def names_something(value: object) -> bool:
+    """Is there anything (a file, a folder, a pipe, a broken link) at this name? Never raises
+    (a NUL, a name too long): for options that take a file or else a value (fuzz --expect)."""
+    try:
+        return os.path.lexists(str(value))
+    except (OSError, ValueError):
+        return False
+
+
 def parser(check: Callable[[object], object]) -> Callable[[object], object]:
     """`check` as a typer `parser=`: a refused path is a usage error naming the option."""
 

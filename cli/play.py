@@ -18,6 +18,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from dekal.bots.annotate import annotate
 from dekal.cli.app import Interrupted
 from dekal.cli.bot_specs import checked_bot
 from dekal.cli.common import (
@@ -34,6 +35,7 @@ from dekal.cli.paths import PathRefused, output_folder
 from dekal.cli.play_record import RecordNotWritten, write_record
 from dekal.cli.play_table import Step, Table, read_human_action, seat_actions
 from dekal.cli.play_views import JsonView, TextView, View
+from dekal.cli.progress import progress_bar
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.notation import parse_first_rule, parse_variant
 from dekal_ref.reading import SEED_MAX, shown
@@ -54,19 +56,33 @@ hidden (M3); your own pick is yours to know.
     dekal play --bots pimc --variant eject --first chosen --match 100
     dekal play --players 3 --bots greedy --first chosen --starts 2
     dekal play --bots random --seed 1 --record game.dkr
+    dekal play --bots greedy --practice --annotate
     printf 'legal\\nquit\\n' | dekal play --bots greedy --seed 1 --json
 
 At each of your decisions type an action: b3 (reveal), 7 or T (take), L or L2 (push),
 or in full, 'reveal 0 b3', 'take 0 T', 'push 0 L2' (spec/notation.md, Actions); or
-legal (your legal actions), help, quit. An illegal action is refused with the rule it
-breaks, and you are asked again. Ctrl-D or quit ends the game; the record of what was played
-is saved (--record FILE, else dekal-play-SEED.dkr) for dekal replay.
+legal (your legal actions), help (how a round is won, and these forms), quit. The prompt
+lists the values you may take and the sides you may push from (a corner hole leaves two).
+
+A game is rated unless --practice: a practice game also takes hint (dekal advise on your
+view, from 200 worlds: each move's expected score) and undo (take back your last decision
+and what the bots played after it, within the round), and its record says how often each
+was used; a rated game refuses both. --annotate prints, when the game ends, the annotation
+of your decisions (dekal annotate on the saved record, 200 worlds a decision).
+
+An illegal action is refused with the rule it breaks, and you are asked again. Ctrl-D or
+quit ends the game; the record of what was played is saved (--record FILE, else
+dekal-play-SEED.dkr) for dekal replay.
 
 --json: one JSON object per line on standard output, an event for each thing that happens
 ({"event": "revealed", ...}), a prompt for each of your decisions ({"prompt": "take",
 "legal": [...], ...}); your actions are read one per line from standard input
 (docs/guide.md, "Playing against bots").
 """
+
+ANNOTATE_SAMPLES = 200
+"""Worlds a decision for --annotate: a whole game's decisions within seconds; `dekal annotate`
+with more --samples for finer figures."""
 
 MAX_LINE = 200
 """The longest line the human may type: more is refused, never read whole."""
@@ -135,6 +151,15 @@ def ask_human(table: Table, view: View) -> Step | None:
             view.legal(seat_actions(table.state, table.human))
         elif line == "help":
             view.help()
+        elif line in ("hint", "undo"):
+            try:
+                if line == "hint":
+                    with view.waiting(table):
+                        view.hint(table.hint())
+                else:
+                    view.undone(table, table.undo())
+            except DekalError as error:  # a rated game, or nothing to take back
+                view.refused(error)
         else:
             try:
                 action = read_human_action(line, table.state, table.human)
@@ -264,6 +289,22 @@ def play(
             parser=output_file,
         ),
     ] = None,
+    practice: Annotated[
+        bool,
+        typer.Option(
+            "--practice",
+            help="A practice game: hint and undo are allowed, and the record says how often"
+            " they were used. Without it the game is rated: your own play, unaided.",
+        ),
+    ] = False,
+    annotate_game: Annotated[
+        bool,
+        typer.Option(
+            "--annotate",
+            help=f"When the game ends, print the annotation of your decisions (dekal annotate,"
+            f" {ANNOTATE_SAMPLES} worlds a decision).",
+        ),
+    ] = False,
     json_output: Annotated[
         bool,
         typer.Option("--json", help="Machine mode: JSON lines out, one action per line in."),
@@ -303,6 +344,7 @@ def play(
         human=seat,
         bots=seated,
         first_player=(starts or 0) if rules.first == "chosen" else None,
+        practice=practice,
     )
     view: View = JsonView() if json_output else TextView()
     # one name for the whole game: the record is written again as the game goes
@@ -317,6 +359,18 @@ def play(
     except RecordNotWritten as error:
         record_lost(error, json_output)
     view.ended(table, saved)
+    if annotate_game and table.played_anything():
+        annotate_table(table, view, str(saved))
+
+
+def annotate_table(table: Table, view: View, name: str) -> None:
+    """--annotate: the human's decisions judged as `dekal annotate NAME --seat S --samples
+    ANNOTATE_SAMPLES` judges them (seed 0, model greedy)."""
+    with progress_bar("annotate") as report:
+        annotation = annotate(
+            table.record(), [table.human], samples=ANNOTATE_SAMPLES, progress=report
+        )
+    view.annotated(name, annotation)
 
 
 def register(app: typer.Typer) -> None:

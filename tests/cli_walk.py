@@ -42,6 +42,7 @@ BASELINES: dict[str, str] = {
     "advise": '"slide/lowest/single 1.16 push@0:3 0 T491/8437/8837/555.|1112/TT82/T72T/T62T'
     ' -,- - #68 - 0,0" --seat 0 --samples 30',
     "play": "--bots greedy --seed 1",
+    "annotate": "two-players-first-tie --seat 1 --samples 30",
     "simulate": "--players 2 --games 20 --seed 1",
     "conformance run": "--engine ref --filter perft-0001",
     "conformance fuzz": "--engine ref --games 1 --no-db --shrink-seconds 0",

@@ -163,6 +163,10 @@ MODULES = (
     "dekal.bots.observation",
     "dekal.bots.sampler",
     "dekal.bots.advise",
+    "dekal.bots.question",
+    "dekal.bots.enumeration",
+    "dekal.bots.playout",
+    "dekal.bots.figures",
     "dekal.bots.table",
     "dekal.bots.rollout",
     "dekal.simulation.games",
@@ -243,7 +247,7 @@ NOT_WALKED = {
     # the seed arithmetic, on the hot path of every game: its callers check their seeds
     "dekal.draws.game_seed", "dekal.draws.seat_seed",
     # advise's inner steps, called by advise() with the arguments it checked at its entry
-    "dekal.bots.advise.table_outcome", "dekal.bots.advise.play_out",
+    "dekal.bots.playout.table_outcome", "dekal.bots.playout.play_out",
 }  # fmt: skip
 
 
