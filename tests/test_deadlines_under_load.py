@@ -26,9 +26,11 @@ RANKED = ["1234/5678/9T12/3456", "--incoming", "7,8,9,T,7,8,9,1", "--variant", "
 """Eight eject steps: 240 first moves, none of them proved in seconds."""
 HARD = ["1234/5678/9T12/3456", "--incoming", "7,8,9,T,7,8,9"]
 """The search needs about 6 s to find its 0 (2 cores, idle), Z3 has not proved it in 40 s."""
-SLACK = 4.0
+SLACK = 8.0
 """Seconds allowed on top of T + 1 in the default run: other work on the machine (pytest's
-other workers) slows Python's start and imports, which count inside the limit."""
+other worker, other users) slows Python's start and imports, which count inside the limit.
+Measured at load 16 with the two hogs and a solver test beside it: the ranking in 9.9 s. The
+old code took 34 s (the issue's machine) and 149 s (this one, load 12): still caught."""
 
 
 @pytest.fixture
