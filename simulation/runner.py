@@ -16,7 +16,7 @@ thread each) go with it. A scheduler that cannot be reached, that is not a Dask 
 that has no worker, is a `ClusterUnavailable` within CONNECT_SECONDS (to answer as a Dask
 scheduler) and CONNECT_SECONDS more (for its first worker), never a wait without end.
 
-Dask (`distributed`) is imported only when a cluster is asked for.
+Dask (`distributed`, the `sim` extra) is imported only when a cluster is asked for.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
+
+from dekal.extras import needed
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -82,7 +84,8 @@ def _in_process(task: Callable[[C], R], chunks: Sequence[C], tell: Progress) -> 
 def _on_cluster(
     client: Client, task: Callable[[C], R], chunks: Sequence[C], tell: Progress
 ) -> list[R]:
-    from distributed import as_completed
+    with needed("a Dask cluster (--workers, --scheduler)"):
+        from distributed import as_completed
 
     # pure=False: chunks are not hashed (equal chunks are still each computed, harmlessly)
     futures = client.map(task, list(chunks), pure=False)
@@ -100,7 +103,8 @@ def _on_cluster(
 @contextmanager
 def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
     """A client of the scheduler at `scheduler`, or of a local cluster started for the run."""
-    from distributed import Client, LocalCluster
+    with needed("a Dask cluster (--workers, --scheduler)"):
+        from distributed import Client, LocalCluster
 
     # Dask logs every worker's start and stop, and a closing cluster's lost connections (at
     # INFO, WARNING, even ERROR with a traceback): a user of `dekal` is told of a failure
@@ -224,7 +228,8 @@ def _check_handshake(scheduler: str, end: float) -> None:
 
 
 def _wait_for_a_worker(client: Client, scheduler: str) -> None:
-    from dask.distributed import TimeoutError as DaskTimeout
+    with needed("a Dask cluster (--workers, --scheduler)"):
+        from dask.distributed import TimeoutError as DaskTimeout
 
     try:
         client.wait_for_workers(1, timeout=CONNECT_SECONDS)
