@@ -239,8 +239,11 @@ def examples() -> dict[str, Any]:
     }
 
 
-OVERRIDES = {"dekal.bots.work.simulation_work": {"bots": ("random", "pimc")}}
-"""Arguments whose example differs for one function: its bots are specs, not Bot objects."""
+OVERRIDES: dict[str, dict[str, Any]] = {
+    "dekal.bots.work.simulation_work": {"bots": ("random", "pimc")},  # specs, not Bot objects
+    "dekal.bots.advise.advise": {"samples": 1, "playout": "python"},  # a legal seed plays
+}
+"""Arguments whose example differs for one function."""
 NOT_WALKED = {
     # the checks themselves: their message names the `field` they are given
     "dekal.arguments.whole", "dekal.arguments.seed", "dekal.bots.work.check_work",
@@ -275,7 +278,7 @@ def walked_calls() -> Iterator[tuple[str, Callable[..., Any], dict[str, Any], st
         ]  # fmt: skip
         if any(p.name not in known or known[p.name] is None for p in required):
             continue
-        arguments = {p.name: OVERRIDES.get(name, {}).get(p.name, known[p.name]) for p in required}
+        arguments = {p.name: known[p.name] for p in required} | OVERRIDES.get(name, {})
         for p in parameters.values():
             given = arguments.get(p.name, p.default)
             number = isinstance(given, int | float) and not isinstance(given, bool)
