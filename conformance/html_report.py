@@ -99,6 +99,11 @@ def check_report(data: Any, where: str) -> dict[str, Any]:
                 isinstance(row.get(s, 0), int) for s in STATUSES
             ):
                 raise ReportError(f"{field}.rules.{shortened(rule)}", "counts of cases expected")
+        apart = engine["coverage"].get("cannot_run") or {}  # drawn as a note when counted
+        if not isinstance(apart, dict) or (
+            apart.get("count") and not isinstance(apart.get("reason"), str)
+        ):
+            raise ReportError(f"{field}.coverage.cannot_run", "a count and a text reason expected")
         for index, case in enumerate(engine["cases"]):
             if not isinstance(case, dict) or not isinstance(case.get("id"), str):
                 raise ReportError(f"{field}.cases[{index}]", "a case with a text id is expected")

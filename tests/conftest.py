@@ -119,6 +119,44 @@ def computed_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Ca
     return lambda name, compute: _once(shared, name, compute)
 
 
+JS_ENGINE = Path(__file__).resolve().parent.parent / "examples" / "engines" / "js" / "engine.js"
+DRAWN = frozenset({"token-right"})
+"""The JS builds whose shared run also draws its HTML page (test_conformance_html's)."""
+
+
+@pytest.fixture(scope="session")
+def js_suite_run(
+    computed_once: Callable[[str, Callable[[], dict[str, object]]], dict[str, object]],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[str], dict[str, object]]:
+    """`js_suite_run(bug)`: one `dekal conformance run --json --quiet` of the whole suite on
+    the JS engine's build `--bug BUG`, once per test run (the HTML report's tests and the
+    blame tests read the same run): {"code", "stdout", "stderr", "page"}. The build the HTML
+    tests read (DRAWN) is run with `--html PAGE` too; the others' page is None (drawing a
+    page costs about a second)."""
+    import shlex
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from dekal.cli.app import app
+
+    def run(bug: str) -> dict[str, object]:
+        node = shutil.which("node") or "node"
+        command = f"{shlex.quote(node)} {shlex.quote(str(JS_ENGINE))} --bug {bug}"
+        page = tmp_path_factory.mktemp(f"js-{bug}") / "report.html"
+        args = ["conformance", "run", "--engine", command, "--json", "--quiet"]
+        done = CliRunner().invoke(app, [*args, "--html", str(page)] if bug in DRAWN else args)
+        return {
+            "code": done.exit_code,
+            "stdout": done.stdout,
+            "stderr": done.stderr,
+            "page": page.read_text("utf-8") if page.is_file() else None,
+        }
+
+    return lambda bug: computed_once(f"js-suite-{bug}", lambda: run(bug))
+
+
 def _cpu_seconds() -> float:
     mine, children = (
         resource.getrusage(resource.RUSAGE_SELF),

@@ -12,8 +12,10 @@ import json
 import shlex
 import shutil
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser import chromium, dump_dom
@@ -141,19 +143,20 @@ def cards_of_position(position: str) -> dict[tuple[int, str], tuple[str | None, 
 
 
 @pytest.fixture(scope="module")
-def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], str, Path]:
+def broken(
+    tmp_path_factory: pytest.TempPathFactory, js_suite_run: Callable[[str], dict[str, Any]]
+) -> tuple[dict[str, object], str, Path]:
     """The JSON report, the page and the saved JSON of the JS build whose token passes the
-    wrong way (T5), all from one `run --json --html`."""
+    wrong way (T5), all from one `run --json --html` (shared with test_conformance_js_blame:
+    conftest's js_suite_run)."""
     if NODE is None:
         pytest.skip("node is not on PATH")
-    folder = tmp_path_factory.mktemp("broken")
-    page = folder / "report.html"
-    code, out = dekal("conformance", "run", "--engine", js("token-right"), "--json",
-                      "--html", str(page), "--quiet")  # fmt: skip
-    assert code == 1
-    saved = folder / "token-right.json"
+    done = js_suite_run("token-right")
+    assert done["code"] == 1
+    out, page = done["stdout"], done["page"]
+    saved = tmp_path_factory.mktemp("broken") / "token-right.json"
     saved.write_text(out, "utf-8")
-    return json.loads(out), page.read_text("utf-8"), saved
+    return json.loads(out), page, saved
 
 
 @pytest.fixture(scope="module")
