@@ -14,9 +14,9 @@ from typing import Protocol
 
 import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
-from dekal.conformance.recorder import record_case
 from dekal.conformance.lockstep import Deviation
 from dekal.conformance.protocol import Message
+from dekal.conformance.recorder import record_case
 from dekal_ref.actions import Action, NewRound, parse_action
 from dekal_ref.notation import parse_grid, parse_value
 from dekal_ref.record import format_record, record_from_game

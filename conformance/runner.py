@@ -138,6 +138,12 @@ def describe_expect(expect: Message) -> str:
     return f"refused as {expect['kind']}"
 
 
+def typed(refusal: str) -> Message:
+    """A frozen probe's refusal ("T1", "notation") as an expectation."""
+    kinds = ("notation", "unsupported", "bad_request")
+    return {"ok": False, "kind": refusal} if refusal in kinds else {"ok": False, "rule": refusal}
+
+
 def same_refusal(expect: Message, reply: Message) -> bool:
     """Typed refusals: the kind must match, and for illegal actions the exact rule ID."""
     if bool(reply.get("ok")) != bool(expect.get("ok")):
@@ -339,8 +345,23 @@ class CaseRun:
             )
         return expected
 
+    def send_probes(self, step: int, position: str, probes: list[list[str]]) -> None:
+        """Suite v3: actions the reference refuses at `position` ([action, rule or kind]),
+        each to be refused so, the position unchanged after them (dekal.conformance.probe)."""
+        for action, refusal in probes:
+            expect = typed(refusal)
+            self.blame_now = Blame(action_rule(action, variant_of(position)), "action")
+            reply = self.ask("action", action=action)
+            if not same_refusal(expect, reply):
+                what = f"probe: expected {describe_expect(expect)}, the engine "
+                blame = blame_verdict(action, position, expect)
+                raise diverge(step, action, what + describe_reply(reply), blame)
+        if probes:
+            self.check_position(step, probes[-1][0], position, after_refusal=True)
+
     def run_game(self) -> None:
         position = self.start()
+        self.send_probes(0, position, self.case["start"].get("probes", []))
         for number, step in enumerate(self.case["steps"], start=1):
             expect = step["expect"]
             if "request" in step:
@@ -384,6 +405,7 @@ class CaseRun:
                 compare_sets(number, sent, "legal actions", expect["legal"], legal, self.blame_now)
             if "result" in expect:
                 self.check_result(number, sent, expect["result"], position)
+            self.send_probes(number, position, step.get("probes", []))
 
     def run_request_step(self, number: int, step: Message, position: str) -> None:
         """A step that sends another request (suite v2: `result` before the round is
