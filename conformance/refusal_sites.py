@@ -136,8 +136,9 @@ def _call_line(frame: FrameType) -> int:
     """The first line of the call being made in `frame` (a call spread over lines)."""
     positions = list(frame.f_code.co_positions())
     index = frame.f_lasti // 2
-    if 0 <= index < len(positions) and positions[index][0] is not None:
-        return int(positions[index][0])
+    line = positions[index][0] if 0 <= index < len(positions) else None
+    if line is not None:
+        return line
     return frame.f_lineno or 0
 
 

@@ -229,7 +229,7 @@ class CaseRun:
             "remaining": reply.get("remaining"),
             "cancelled": cell_list(reply.get("cancelled")),
         }
-        wanted = {**expect, "cancelled": sorted(expect["cancelled"])}
+        wanted = dict(expect)  # cancelled cells in reading order, as spec/protocol.md says
         differs = [part for part in RESULT_PARTS if part in wanted and wanted[part] != actual[part]]
         if differs:
             raise diverge(
@@ -347,7 +347,9 @@ class CaseRun:
 
     def send_probes(self, step: int, position: str, probes: list[list[str]]) -> None:
         """Suite v3: actions the reference refuses at `position` ([action, rule or kind]),
-        each to be refused so, the position unchanged after them (dekal.conformance.probe)."""
+        each to be refused so and to leave the position as it was (dekal.conformance.probe).
+        The position is checked after each, so a refusal that moves the game is blamed on B1,
+        not on the next probe it makes the engine answer otherwise."""
         for action, refusal in probes:
             expect = typed(refusal)
             self.blame_now = Blame(action_rule(action, variant_of(position)), "action")
@@ -356,8 +358,7 @@ class CaseRun:
                 what = f"probe: expected {describe_expect(expect)}, the engine "
                 blame = blame_verdict(action, position, expect)
                 raise diverge(step, action, what + describe_reply(reply), blame)
-        if probes:
-            self.check_position(step, probes[-1][0], position, after_refusal=True)
+            self.check_position(step, action, position, after_refusal=True)
 
     def run_game(self) -> None:
         position = self.start()
@@ -585,7 +586,8 @@ def node_actions(node: str) -> list[str]:
 
 def result_shape(reply: Message) -> Message:
     """A result reduced to what is compared: each seat's points, cards left and cancelled
-    cells (sorted), the totals, the ranking as [place, seat] pairs; odd values kept visible."""
+    cells (in their order), the totals, the ranking as [place, seat] pairs; odd values kept
+    visible."""
     raw_scores = reply.get("scores")
     scores = raw_scores if isinstance(raw_scores, list) else []
     raw_ranking = reply.get("ranking")
@@ -625,9 +627,10 @@ def first_result_difference(wanted: Message, actual: Message, position: str) -> 
 
 
 def cell_list(value: object) -> list[str]:
-    """An engine's list of cells, sorted for comparing as a set (anything else kept visible)."""
+    """An engine's list of cells as it gave them: the protocol fixes their order (reading
+    order), so it is compared too (anything else kept visible)."""
     if isinstance(value, list):
-        return sorted(str(item) for item in value)
+        return [str(item) for item in value]
     return [repr(value)]
 
 

@@ -182,7 +182,11 @@ RANKINGS: list[Game] = [  # seeds picked so that the last round's order is not t
         script=("play match",),
         seed=seed,
     )
-    for number, players, threshold, seed in ((101, 2, 100, 614), (102, 3, 150, 611), (103, 4, 100, 611))
+    for number, players, threshold, seed in (
+        (101, 2, 100, 614),
+        (102, 3, 150, 611),
+        (103, 4, 100, 611),
+    )
 ]
 
 _FRESH = Game("", "", (), players=2, first="chosen", first_player=0, deal=Seeded(721))
