@@ -198,6 +198,9 @@ _PUSHED = Game(
     "", "", (), players=2, first="chosen", first_player=0, deal=Seeded(724), script=("play 4",)
 )
 _TURN2 = Game("", "", (), players=2, deal=Seeded(725), script=("play turn",), seed=1)
+_ROUND_TWO = Game(
+    "", "", (), players=2, threshold=300, deal=Seeded(727), script=("play round", "deal 1727")
+)
 _ROUND = Game(
     "", "", (), players=2, first="chosen", first_player=0, deal=Seeded(726), script=("play round",)
 )
@@ -245,6 +248,25 @@ UNREACHABLE: list[FromPosition] = [
         _ROUND,
         (0, "slide/chosen/1000"),
     ),
+    _refused(
+        313,
+        "F2: cards removed before the first reveal (lowest rule)",
+        "F2",
+        _FRESH_LOWEST,
+        (7, "{pile_rest}"),
+        (8, "{pile_top}"),
+    ),
+    _refused(
+        314,
+        "F2: cards removed in a match's second round (lowest rule)",
+        "F2",
+        _ROUND_TWO,
+        (7, "{pile_rest}"),
+        (8, "{pile_top}"),
+    ),
+    _refused(315, "T5: round 0", "T5", _FRESH, (1, "0.1")),
+    _refused(316, "T5: turn 0", "T5", _FRESH, (1, "1.0")),
+    _refused(317, "M5: a single-round game in round 3 (lowest rule)", "M5", _TURN2, (1, "3.2")),
 ]
 """One otherwise valid position per rule that forbids it (dekal.conformance.reachable)."""
 
