@@ -9,6 +9,9 @@ Data flows one way, one module per idea:
 * greedy, random_bot — the two policies docs/contracts.md defines exactly;
 * rollout, utility — a world played to the round's end, and what a seat wants from it;
 * pimc, ismcts — the search bots;
+* advise — each legal action of one seat, with its expected score and P(win), built on
+  question (which positions), enumeration (exact worlds), playout (worlds played out in
+  batches) and figures (means, intervals, P(win));
 * bot — the Bot protocol, make_bot(spec), BOT_NAMES;
 * table — play_game, the table loop that gives each seat only its observation.
 

@@ -68,6 +68,7 @@ COMMANDS = {
     "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
     "advise": Entry("advise", "Each legal action of one seat: expected score and P(win)."),
     "play": Entry("play", "Play a game of Dékal at the terminal against bots."),
+    "annotate": Entry("annotate", "Judge every decision of a game record, as advise would."),
     "simulate": Entry("simulate", "Play many seeded games between bots: who wins, with 95% CIs."),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."

@@ -29,14 +29,13 @@ Exit codes (docs/guide.md):
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -45,12 +44,15 @@ from typer._click.core import Command, Context  # typer's vendored click
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 
+from dekal.cli import paths
 from dekal.cli.help_format import ManPageCommand
 from dekal.cli.pictures import grid_picture as grid_picture  # re-exported: the commands' pictures
 from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
 from dekal_ref.json_reading import json_line
-from dekal_ref.reading import read_number, shown
+from dekal_ref.reading import QUOTE_LIMIT, read_number, shortened, shown
+
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_VERDICT = 1
@@ -121,6 +123,10 @@ def fail(
 
     `field` (an option like `--timeout`, or a notation field) is named in the text line too."""
     kind = kind or _KIND_OF_CODE.get(code, "usage")
+    message = _quoted_short(message)
+    if rule is None and field is None:  # every error names what it is about (issue 19)
+        option = _OPTION.search(message)
+        field = option.group() if option else _COMMAND.get()
     if _JSON_ERRORS.get() and not _JSON_PRINTED.get():
         print_json(error_object(message, kind, rule=rule, field=field, details=details))
     else:
@@ -128,6 +134,32 @@ def fail(
         where = "" if named else f"{field}: "
         err.print(Text(f"error: {where}{message}", style="bold red"))
     raise typer.Exit(code)
+
+
+_ARGUMENTS: ContextVar[tuple[str, ...]] = ContextVar("dekal_arguments", default=())
+"""The words of the running command's line: `fail` never quotes a long one back whole."""
+_COMMAND: ContextVar[str] = ContextVar("dekal_command", default="dekal")
+"""The running command's path (`dekal conformance run`): the field of an error that names
+no option, because it is about the command line as a whole."""
+_OPTION = re.compile(r"--[a-z][a-z0-9-]*")
+_PIECES = re.compile(r"[=,:\s]")
+
+
+def _quoted_short(message: str) -> str:
+    """`message` with every long word of the command line in it cut to QUOTE_LIMIT
+    characters, as typed or as repr quotes it (a library's message may quote a value
+    whole: `No module named 'xxx…'`)."""
+    for argument in _ARGUMENTS.get():
+        if len(argument) <= QUOTE_LIMIT:
+            continue
+        # --option=value, and the items of a list (5,3,3), are quoted on their own too
+        for word in sorted({argument, *_PIECES.split(argument)}, key=len, reverse=True):
+            if len(word) <= QUOTE_LIMIT:
+                continue
+            for form in (word, repr(word)[1:-1]):
+                if form in message:
+                    message = message.replace(form, shortened(word))
+    return message
 
 
 def describe(error: DekalError) -> str:
@@ -139,17 +171,31 @@ def describe(error: DekalError) -> str:
     return str(error)
 
 
+def _parts(error: DekalError) -> tuple[str, str | None, str | None]:
+    """(kind, rule, field) of a Dékal error: `illegal` naming the rule, `notation` naming the
+    field, or `input` (naming the field if the error has one)."""
+    if isinstance(error, IllegalAction):
+        return "illegal", error.rule, None
+    if isinstance(error, NotationError):
+        return "notation", None, error.field
+    return "input", None, getattr(error, "field", None)  # other Dékal errors may name one
+
+
+def error_of(error: DekalError, field: str) -> dict[str, Any]:
+    """The error object of a Dékal error, for a command that reports several results (one
+    per grid): {"error": {"kind", "rule" or "field", "message"}}, `field` when it names none."""
+    kind, rule, named = _parts(error)
+    if rule is None and named is None:
+        named = field
+    return error_object(_quoted_short(describe(error)), kind, rule=rule, field=named)
+
+
 def fail_with(
     error: DekalError, prefix: str = "", details: dict[str, Any] | None = None
 ) -> NoReturn:
-    """`fail` for a Dékal error: kind `illegal` naming the rule, `notation` naming the field,
-    or `input` (naming the field if the error has one)."""
-    if isinstance(error, IllegalAction):
-        fail(prefix + describe(error), kind="illegal", rule=error.rule, details=details)
-    if isinstance(error, NotationError):
-        fail(prefix + describe(error), kind="notation", field=error.field, details=details)
-    field = getattr(error, "field", None)  # other Dékal errors (a puzzle's) may name one
-    fail(prefix + describe(error), kind="input", field=field, details=details)
+    """`fail` for a Dékal error, its kind, rule and field as `_parts` says."""
+    kind, rule, field = _parts(error)
+    fail(prefix + describe(error), kind=kind, rule=rule, field=field, details=details)
 
 
 @contextmanager
@@ -170,6 +216,8 @@ class DekalCommand(ManPageCommand):
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         json_wanted = "--json" in args
+        _ARGUMENTS.set(tuple(args))  # until the command ends (invoke) or is refused below
+        _COMMAND.set(ctx.command_path)
         try:
             return super().parse_args(ctx, args)
         except UsageError as error:
@@ -184,6 +232,7 @@ class DekalCommand(ManPageCommand):
             finally:
                 _JSON_ERRORS.reset(token)
                 _JSON_PRINTED.reset(printed)
+                _ARGUMENTS.set(())
 
     def invoke(self, ctx: Context) -> Any:
         token = _JSON_ERRORS.set(bool(ctx.params.get("json_output")))
@@ -193,6 +242,7 @@ class DekalCommand(ManPageCommand):
         finally:
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)
+            _ARGUMENTS.set(())
 
 
 class DekalGroup(TyperGroup):
@@ -211,11 +261,17 @@ class DekalGroup(TyperGroup):
 def unknown_command(ctx: Context, args: list[str], error: UsageError) -> NoReturn:
     """Report a group's usage error (an unknown command) by the one convention, and exit."""
     token, printed = _JSON_ERRORS.set("--json" in args), _JSON_PRINTED.set(False)
+    _ARGUMENTS.set(tuple(args))
     try:
-        fail(f"{error.format_message()} (see {ctx.command_path} --help)", kind="usage")
+        fail(
+            f"{error.format_message()} (see {ctx.command_path} --help)",
+            kind="usage",
+            field="COMMAND",
+        )
     finally:
         _JSON_ERRORS.reset(token)
         _JSON_PRINTED.reset(printed)
+        _ARGUMENTS.set(())
 
 
 def _usage_field(error: UsageError) -> str | None:
@@ -279,28 +335,22 @@ def text_of_at_most(most: int) -> Callable[[object], str]:
     return parse
 
 
-def output_file(value: object) -> Path:
-    """A file to write (--junit): not a directory, in a directory that exists and is writable.
-
-    An existing file is overwritten (each run writes its whole report)."""
-    path = Path(str(value))
+def _parsed(check: Callable[[object], T], value: object) -> T:
+    """A path check of dekal.cli.paths as a typer `parser=`: a usage error naming the option."""
     try:
-        parent = path.resolve().parent
-        if path.is_dir():
-            raise typer.BadParameter(f"{shown(str(value))} is a directory: name a file")
-        if not parent.is_dir():
-            raise typer.BadParameter(f"{shown(str(value))}: the directory {parent} does not exist")
-        writable = os.access(path, os.W_OK) if path.exists() else os.access(parent, os.W_OK)
-    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
-        raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
-    if not writable:
-        raise typer.BadParameter(f"{shown(str(value))} cannot be written (permission denied)")
-    return path
+        return check(value)
+    except paths.PathRefused as error:
+        raise typer.BadParameter(str(error)) from None
+
+
+def output_file(value: object) -> Path:
+    """--junit, --html, --badge, --plot, --record: a file to write (dekal.cli.paths)."""
+    return _parsed(paths.output_file, value)
 
 
 def output_file_or_stdout(value: object) -> str:
     """A file to write, or `-` for standard output (fuzz --record)."""
-    return "-" if str(value) == "-" else str(output_file(value))
+    return _parsed(paths.output_file_or_stdout, value)
 
 
 def seconds_or_zero(value: object) -> float:
@@ -311,36 +361,18 @@ def seconds_or_zero(value: object) -> float:
 
 
 def output_directory(value: object) -> Path:
-    """A directory to write into (--save): an existing writable directory, or a new one whose
-    parent exists. A file of the same name inside it is overwritten (same name, same case)."""
-    path = Path(str(value))
-    try:
-        if path.exists() and not path.is_dir():
-            raise typer.BadParameter(f"{shown(str(value))} is a file: name a directory")
-        target = path if path.exists() else path.resolve().parent
-        if not target.is_dir():
-            raise typer.BadParameter(f"{shown(str(value))}: the directory {target} does not exist")
-        writable = os.access(target, os.W_OK)
-    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
-        raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
-    if not writable:
-        raise typer.BadParameter(f"{shown(str(value))} cannot be written (permission denied)")
-    return path
+    """--save, --db, replay --svg: a folder to write into (dekal.cli.paths)."""
+    return _parsed(paths.output_folder, value)
+
+
+def input_file(value: object) -> Path:
+    """--expect, RESULTS: a regular file to read (dekal.cli.paths)."""
+    return _parsed(paths.input_file, value)
 
 
 def input_path(value: object) -> Path:
-    """A file or directory to read (--expect, --cases): it exists and can be read."""
-    path = Path(str(value))
-    try:
-        readable = path.exists() and os.access(path, os.R_OK)
-        exists = path.exists()
-    except (OSError, ValueError, RuntimeError) as error:  # RuntimeError: a symlink loop
-        raise typer.BadParameter(f"{shown(str(value))}: {_reason(error)}") from None
-    if not exists:
-        raise typer.BadParameter(f"{shown(str(value))} does not exist")
-    if not readable:
-        raise typer.BadParameter(f"{shown(str(value))} cannot be read (permission denied)")
-    return path
+    """--cases: a regular file to read, or a folder of them (dekal.cli.paths)."""
+    return _parsed(paths.input_file_or_folder, value)
 
 
 def command_line(value: object) -> str:
@@ -349,6 +381,8 @@ def command_line(value: object) -> str:
     text = str(value)
     if not text.strip():
         raise typer.BadParameter("empty: name the engine to judge (see the examples in --help)")
+    if "\x00" in text:  # no command line holds one; a NUL would fail in the engine's thread
+        raise typer.BadParameter(f"{shown(text)} holds a NUL character")
     return text
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from dekal.cli import paths
 from dekal.cli.common import (
     EXIT_ENGINE,
     EXIT_OK,
@@ -27,6 +28,7 @@ from dekal.cli.common import (
     command_line,
     err,
     fail,
+    input_file,
     input_path,
     out,
     output_directory,
@@ -39,6 +41,7 @@ from dekal.cli.common import (
     text_of_at_most,
     whole_number,
 )
+from dekal.cli.paths import checked, names_something
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION, SUITE_VERSIONS
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
@@ -312,7 +315,7 @@ def run(
             "--expect",
             metavar="FILE",
             help="Known failures: lines 'ID reason' or a JSON object.",
-            parser=input_path,
+            parser=input_file,
         ),
     ] = None,
     junit: Annotated[
@@ -474,7 +477,7 @@ Exit codes: 0 every report passed; 1 a report has unexpected failures (as `run` 
 def report(
     results: Annotated[
         list[Path],
-        typer.Argument(metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_path),
+        typer.Argument(metavar="RESULTS", help="Reports saved by `run --json`.", parser=input_file),
     ],
     html_file: HtmlFile = None,
     badge: BadgeFile = None,
@@ -556,8 +559,10 @@ def expected_rules(value: str | None) -> frozenset[str]:
 
     if not value:
         return frozenset()
-    path = Path(value)
-    tokens = list(read_expect(path)) if path.is_file() else value.split(",")
+    if names_something(value):  # a file of rules: checked as every file to read is
+        tokens = list(read_expect(checked(paths.input_file, value, "--expect")))
+    else:
+        tokens = value.split(",")
     rules = [token.strip() for token in tokens if token.strip()]
     unknown = [rule for rule in rules if rule not in RULE_IDS]
     if unknown:

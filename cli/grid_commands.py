@@ -15,6 +15,7 @@ from dekal.cli.common import (
     describe,
     engine_by_name,
     err,
+    error_of,
     fail,
     grid_picture,
     out,
@@ -50,7 +51,8 @@ Give several grids, or '-' to read one grid per line from standard input:
 
 With --json each grid gives one line: {"grid", "score", "remaining", "cancelled"}, and
 "hole" (its cell) for a grid with a hole, which is not a final grid: the hole counts as no
-card. Exit code 2 if any grid is malformed (the others are still scored).
+card. A malformed grid gives {"grid", "error": {"kind", "field", "message"}}, the error
+object of every command. Exit code 2 if any grid is malformed (the others are still scored).
 
 --engine ref computes with the reference engine instead of the optimized one:
 
@@ -90,8 +92,8 @@ def score(
         except DekalError as error:
             bad += 1
             # The grid is echoed cut short: the message already quotes what is wrong in it.
-            if json_output:
-                print_json({"grid": text[:QUOTE_LIMIT], "error": describe(error)})
+            if json_output:  # the one error object, inside this grid's result
+                print_json({"grid": text[:QUOTE_LIMIT]} | error_of(error, "GRIDS"))
             else:
                 err.print(Text(f"error: {shortened(text)}: {describe(error)}", style="red"))
             continue

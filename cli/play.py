@@ -9,20 +9,21 @@ far is saved as a record that `dekal replay` plays back.
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from dekal.bots.annotate import annotate
 from dekal.cli.app import Interrupted
 from dekal.cli.bot_specs import checked_bot
 from dekal.cli.common import DekalCommand, fail, output_file, user_errors, whole_number
+from dekal.cli.paths import PathRefused, output_folder
 from dekal.cli.play_table import Step, Table, read_human_action, seat_actions
 from dekal.cli.play_views import JsonView, TextView, View
+from dekal.cli.progress import progress_bar
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.notation import parse_first_rule, parse_variant
 from dekal_ref.reading import SEED_MAX, shown
@@ -43,19 +44,33 @@ hidden (M3); your own pick is yours to know.
     dekal play --bots pimc --variant eject --first chosen --match 100
     dekal play --players 3 --bots greedy --first chosen --starts 2
     dekal play --bots random --seed 1 --record game.dkr
+    dekal play --bots greedy --practice --annotate
     printf 'legal\\nquit\\n' | dekal play --bots greedy --seed 1 --json
 
 At each of your decisions type an action: b3 (reveal), 7 or T (take), L or L2 (push),
 or in full, 'reveal 0 b3', 'take 0 T', 'push 0 L2' (spec/notation.md, Actions); or
-legal (your legal actions), help, quit. An illegal action is refused with the rule it
-breaks, and you are asked again. Ctrl-D or quit ends the game; the record of what was played
-is saved (--record FILE, else dekal-play-SEED.dkr) for dekal replay.
+legal (your legal actions), help (how a round is won, and these forms), quit. The prompt
+lists the values you may take and the sides you may push from (a corner hole leaves two).
+
+A game is rated unless --practice: a practice game also takes hint (dekal advise on your
+view, from 200 worlds: each move's expected score) and undo (take back your last decision
+and what the bots played after it, within the round), and its record says how often each
+was used; a rated game refuses both. --annotate prints, when the game ends, the annotation
+of your decisions (dekal annotate on the saved record, 200 worlds a decision).
+
+An illegal action is refused with the rule it breaks, and you are asked again. Ctrl-D or
+quit ends the game; the record of what was played is saved (--record FILE, else
+dekal-play-SEED.dkr) for dekal replay.
 
 --json: one JSON object per line on standard output, an event for each thing that happens
 ({"event": "revealed", ...}), a prompt for each of your decisions ({"prompt": "take",
 "legal": [...], ...}); your actions are read one per line from standard input
 (docs/guide.md, "Playing against bots").
 """
+
+ANNOTATE_SAMPLES = 200
+"""Worlds a decision for --annotate: a whole game's decisions within seconds; `dekal annotate`
+with more --samples for finer figures."""
 
 MAX_LINE = 200
 """The longest line the human may type: more is refused, never read whole."""
@@ -124,6 +139,15 @@ def ask_human(table: Table, view: View) -> Step | None:
             view.legal(seat_actions(table.state, table.human))
         elif line == "help":
             view.help()
+        elif line in ("hint", "undo"):
+            try:
+                if line == "hint":
+                    with view.waiting(table):
+                        view.hint(table.hint())
+                else:
+                    view.undone(table, table.undo())
+            except DekalError as error:  # a rated game, or nothing to take back
+                view.refused(error)
         else:
             try:
                 action = read_human_action(line, table.state, table.human)
@@ -159,31 +183,14 @@ def save_record(table: Table, target: Path | None) -> Path | None:
     return path
 
 
-def check_writable(path: Path) -> None:
-    """--record: open the file for appending before the game starts, so a path that cannot be
-    written is refused now, not after the game (os.access, which output_file asks, says yes
-    to root for any path, /proc included). A file made by the check is removed again."""
-    existed = path.exists()
-    try:  # non-blocking: a FIFO with no reader would otherwise wait here for ever
-        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666))
-    except OSError as error:
-        fail(f"{shown(str(path))}: cannot write: {error.strerror}", field="--record")
-    if not existed:
-        path.unlink(missing_ok=True)
-
-
-def check_directory_writable(directory: Path) -> None:
-    """Without --record the game is saved in `directory` at the end: a directory that takes
-    no new file is refused before the game, not after it (a file is made there and removed)."""
+def check_current_folder() -> None:
+    """Without --record the game is saved in the current folder at the end: a folder that
+    takes no new file is refused before the game, not after it (dekal.cli.paths)."""
     try:
-        with tempfile.NamedTemporaryFile(dir=directory, prefix=".dekal-play-"):
-            pass
-    except OSError as error:
-        fail(
-            f"the game is saved in the current directory, which cannot be written"
-            f" ({error.strerror}): give --record FILE",
-            field="--record",
-        )
+        output_folder(Path.cwd())
+    except (PathRefused, OSError) as error:  # OSError: the current folder was removed
+        fail(f"the game is saved in the current folder, and {error}: give --record FILE",
+             field="--record")  # fmt: skip
 
 
 def _free_name(path: Path) -> Path:
@@ -259,20 +266,34 @@ def play(
             parser=output_file,
         ),
     ] = None,
+    practice: Annotated[
+        bool,
+        typer.Option(
+            "--practice",
+            help="A practice game: hint and undo are allowed, and the record says how often"
+            " they were used. Without it the game is rated: your own play, unaided.",
+        ),
+    ] = False,
+    annotate_game: Annotated[
+        bool,
+        typer.Option(
+            "--annotate",
+            help=f"When the game ends, print the annotation of your decisions (dekal annotate,"
+            f" {ANNOTATE_SAMPLES} worlds a decision).",
+        ),
+    ] = False,
     json_output: Annotated[
         bool,
         typer.Option("--json", help="Machine mode: JSON lines out, one action per line in."),
     ] = False,
 ) -> None:
-    if record is not None:
-        check_writable(record)
-    else:
-        check_directory_writable(Path.cwd())
+    if record is None:  # --record FILE was checked as it was read (output_file)
+        check_current_folder()
     specs = parse_bot_list(bots, players)
     players = players or len(specs) + 1
-    if len(specs) != players - 1:
+    if len(specs) != players - 1 or players > 6:  # 2 to 6 seats, the human's included
         fail(f"{len(specs)} bots make {len(specs) + 1} players: Dékal has 2 to 6 (M2)",
-             field="--bots")  # fmt: skip
+             rule="M2", field="--bots")  # fmt: skip
     if seat >= players:
         fail(f"seat {seat} is not at a table of {players} (seats 0 to {players - 1})",
              field="--seat")  # fmt: skip
@@ -300,6 +321,7 @@ def play(
         human=seat,
         bots=seated,
         first_player=(starts or 0) if rules.first == "chosen" else None,
+        practice=practice,
     )
     view: View = JsonView() if json_output else TextView()
     try:
@@ -307,7 +329,20 @@ def play(
     except Interrupted:
         save_record(table, record)  # Ctrl-C: what was played is kept, then main says why
         raise
-    view.ended(table, save_record(table, record))
+    saved = save_record(table, record)
+    view.ended(table, saved)
+    if annotate_game and table.played_anything():
+        annotate_table(table, view, str(saved))
+
+
+def annotate_table(table: Table, view: View, name: str) -> None:
+    """--annotate: the human's decisions judged as `dekal annotate NAME --seat S --samples
+    ANNOTATE_SAMPLES` judges them (seed 0, model greedy)."""
+    with progress_bar("annotate") as report:
+        annotation = annotate(
+            table.record(), [table.human], samples=ANNOTATE_SAMPLES, progress=report
+        )
+    view.annotated(name, annotation)
 
 
 def register(app: typer.Typer) -> None:

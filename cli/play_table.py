@@ -21,15 +21,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from dekal.bots.advise import Advice, advise
 from dekal.bots.bot import Bot
 from dekal.bots.observation import observation_of
 from dekal.draws import Draws, seat_seed
 from dekal_ref.actions import Action, NewRound, Reveal, apply, legal_actions, parse_action
 from dekal_ref.deal import Deal, SplitMix64, deal_from_deck, shuffled_deck
-from dekal_ref.errors import NotationError
+from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.game import new_game
 from dekal_ref.record import GameRecord, record_from_game
 from dekal_ref.state import GameState, Phase, Rules
+from dekal_ref.words import plural
+
+
+class Refused(DekalError):
+    """A table command the game does not allow now (hint or undo): `field` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+RATED_REFUSAL = "this game is rated: hint and undo are for practice games (dekal play --practice)"
+"""Why a rated game refuses hint and undo: its record shows the human's own play, unaided."""
+
+HINT_SAMPLES = 200
+"""Worlds a hint samples: an answer within a second, enough to rank moves that differ by a
+few points (dekal advise, docs/analysis.md, for finer questions)."""
 
 VERB_OF_PHASE = {Phase.REVEAL: "reveal", Phase.TAKE: "take", Phase.PUSH: "push"}
 """The verb a one-word action takes in each phase: `b3` reveals, `7` takes, `L` pushes."""
@@ -99,10 +118,13 @@ class Table:
     human: int
     bots: Sequence[Bot | None]
     first_player: int | None
+    practice: bool = False
     state: GameState = field(init=False)
     deals: list[Deal] = field(init=False, default_factory=list)
     actions: list[Action] = field(init=False, default_factory=list)
     draws: list[Draws] = field(init=False, default_factory=list)
+    undos: int = field(init=False, default=0)
+    hints: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         # M3, M5: round r is the r-th shuffle of one SplitMix64 stream (seeded_deals)
@@ -128,6 +150,40 @@ class Table:
         self.actions.append(action)
         return Step(before, action, self.state)
 
+    def undo(self) -> list[Action]:
+        """Practice games only: take back the human's last decision and every action the
+        table played after it, within the round in progress; the human decides again where
+        it decided then. Returns the actions taken back, latest first. Refused (field
+        "undo") in a rated game, or with nothing of the human's to take back."""
+        if not self.practice:
+            raise Refused("undo", RATED_REFUSAL)
+        mine = [
+            index
+            for index, action in enumerate(self.actions)
+            if getattr(action, "seat", None) == self.human
+        ]
+        since = mine[-1] if mine else None
+        if since is None or any(isinstance(a, NewRound) for a in self.actions[since:]):
+            raise Refused("undo", "nothing of yours to take back in this round")
+        taken_back = self.actions[since:][::-1]
+        del self.actions[since:]
+        state = new_game(self.rules, self.deals[0], self.first_player)
+        for action in self.actions:  # the reference replays what is kept (B1 held each step)
+            state = apply(state, action)
+        self.state = state
+        self.undos += 1
+        return taken_back
+
+    def hint(self, samples: int = HINT_SAMPLES) -> Advice:
+        """Practice games only: `dekal advise` on the human's public view (M3), at a small
+        budget of worlds, seed 0 (the same answer as `dekal advise VIEW --samples 200`).
+        Refused (field "hint") in a rated game."""
+        if not self.practice:
+            raise Refused("hint", RATED_REFUSAL)
+        advice = advise(observation_of(self.state), self.human, samples=samples)
+        self.hints += 1
+        return advice
+
     def play_table(self) -> Step:
         """What the table does when the human does not decide: deal the next round of a
         match (M5), or let the deciding bot act on its observation."""
@@ -152,9 +208,15 @@ class Table:
             self.first_player,
             self.actions,
             seed=self.seed,
-            event=f"dekal play: you at seat {self.human}; {names}",
+            event=f"dekal play, {self.kind()}: you at seat {self.human}; {names}",
             date=datetime.now(UTC).date().isoformat(),
         )
+
+    def kind(self) -> str:
+        """How the record names the game: rated, or practice with its undos and hints."""
+        if not self.practice:
+            return "rated game"
+        return f"practice game ({plural(self.undos, 'undo')}, {plural(self.hints, 'hint')})"
 
     def played_anything(self) -> bool:
         return any(isinstance(action, Reveal) for action in self.actions)

@@ -17,9 +17,20 @@ from typing import Any, Protocol
 
 from rich.text import Text
 
+from dekal.bots.annotate import Annotation
+from dekal.bots.figures import Advice
+from dekal.cli.advise import print_table
+from dekal.cli.annotate import print_annotation
 from dekal.cli.common import describe, err, error_object, out, print_json
 from dekal.cli.pictures import position_picture
-from dekal.cli.play_table import VERB_OF_PHASE, Step, Table, deciding_seat, seat_actions
+from dekal.cli.play_table import (
+    VERB_OF_PHASE,
+    Refused,
+    Step,
+    Table,
+    deciding_seat,
+    seat_actions,
+)
 from dekal.cli.replay import _round_header, ranking_lines, story
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take
 from dekal_ref.deal import Deal
@@ -30,12 +41,21 @@ from dekal_ref.ranking import ranking, round_scores
 from dekal_ref.record.playback import Step as ReplayStep
 from dekal_ref.state import GameState, Phase
 
-COMMANDS_HELP = """Type your action in the notation of spec/notation.md, or shorter:
+COMMANDS_HELP = """How a round is won: after turn 16 every card that shares a side with a card of
+the same value is removed (S1); your score is the sum of the cards left (S2). The lowest
+score wins the round, a tie goes to the fewest cards left (S3); in a match the scores add
+up, and when a total reaches the threshold the lowest total wins (S4). Each turn every seat
+reveals a card, leaving a hole (T1); the lowest card revealed takes first (T2); each seat
+takes a card from the centre (T3) and pushes it into its grid, sliding cards into the hole
+(T4, P1) or, in the eject variant, pushing one card out (P2).
+Type your action in the notation of spec/notation.md, or shorter:
   reveal: b3, reveal b3 or reveal SEAT b3 (a face-down cell of your grid, T1)
   take:   7, T or 10, take 7 or take SEAT 7 (a value in the centre, T3)
   push:   L R T B (slide, P1), or with the line, L2 T4 (eject, P2), push L or push SEAT L
 A lone word is read with the verb of the phase: in a take T is ten, in a push T is the top.
   legal  list your legal actions     help  this text     quit  stop (Ctrl-D too)
+  hint   what dekal advise says here, from a few hundred worlds (practice games)
+  undo   take back your last decision (practice games, within the round)
 The game is recorded as it goes; the record is saved when it ends or you quit."""
 
 
@@ -45,12 +65,16 @@ def public_view(state: GameState) -> str:
 
 
 def what_to_do(state: GameState, seat: int) -> str:
+    """The prompt's request, with the legal choices of a take (T3) and a push (P1, P2) only:
+    a corner hole, say, leaves two sides of L R T B."""
     if state.phase is Phase.REVEAL:
         return "pick a face-down card of your grid to reveal"
+    legal = seat_actions(state, seat)
     if state.phase is Phase.TAKE:
-        return "take a card from the centre"
-    sides = "L R T B" if state.rules.push == "slide" else "a side and line, like L2"
-    return f"push the {value_symbol(state.hand or 0)} you took into your grid ({sides})"
+        values = " ".join(value_symbol(a.card) for a in legal if isinstance(a, Take))
+        return f"take a card from the centre ({values})"
+    pushes = " ".join(str(a.push) for a in legal if isinstance(a, PushMove))
+    return f"push the {value_symbol(state.hand or 0)} you took into your grid ({pushes})"
 
 
 class View(Protocol):
@@ -63,7 +87,10 @@ class View(Protocol):
     def heard(self, line: str | None) -> None: ...
     def legal(self, actions: Sequence[Action]) -> None: ...
     def help(self) -> None: ...
+    def hint(self, advice: Advice) -> None: ...
+    def undone(self, table: Table, actions: Sequence[Action]) -> None: ...
     def refused(self, error: DekalError) -> None: ...
+    def annotated(self, record: str, annotation: Annotation) -> None: ...
     def ended(self, table: Table, record: Path | None) -> None: ...
 
 
@@ -161,8 +188,21 @@ class TextView:
     def help(self) -> None:
         out.print(COMMANDS_HELP)
 
+    def hint(self, advice: Advice) -> None:
+        out.print("hint: what dekal advise says of this position, best first")
+        print_table(advice)
+
+    def undone(self, table: Table, actions: Sequence[Action]) -> None:
+        taken_back = ", ".join(str(action) for action in reversed(actions))
+        out.print(f"taken back: {taken_back}; you decide again")
+        # a push is told with the take before it: the one the table still holds
+        self.last_take = next((a for a in reversed(table.actions) if isinstance(a, Take)), None)
+
     def refused(self, error: DekalError) -> None:
         out.print(Text(describe(error), style="bold red"))
+
+    def annotated(self, record: str, annotation: Annotation) -> None:
+        print_annotation(record, annotation)
 
     def ended(self, table: Table, record: Path | None) -> None:
         if not table.over:
@@ -291,9 +331,25 @@ class JsonView:
     def help(self) -> None:
         print_json({"help": COMMANDS_HELP})
 
+    def hint(self, advice: Advice) -> None:
+        print_json({"hint": advice.to_json()})
+
+    def undone(self, table: Table, actions: Sequence[Action]) -> None:
+        print_json(
+            {
+                "undone": [str(action) for action in reversed(actions)],
+                "position": public_view(table.state),
+            }
+        )
+
+    def annotated(self, record: str, annotation: Annotation) -> None:
+        print_json({"event": "annotation"} | annotation.to_json(record))
+
     def refused(self, error: DekalError) -> None:
         if isinstance(error, IllegalAction):
             print_json(error_object(describe(error), "illegal", rule=error.rule))
+        elif isinstance(error, Refused):  # hint or undo, not allowed now
+            print_json(error_object(describe(error), "refused", field=error.field))
         else:
             field = error.field if isinstance(error, NotationError) else None
             print_json(error_object(describe(error), "notation", field=field))

@@ -22,6 +22,7 @@ from dekal.cli.common import (
     fail,
     grid_picture,
     out,
+    output_file_or_stdout,
     print_json,
     user_errors,
     whole_number,
@@ -180,9 +181,7 @@ def _write_svg(picture: str, target: str) -> None:
     if target == "-":
         sys.stdout.write(picture)
         return
-    try:
-        if Path(target).is_fifo():  # writing would wait for a reader for ever
-            fail(f"{shown(target)} is a named pipe: name a file, or - for stdout", field="--svg")
+    try:  # checked before the work (output_file_or_stdout); the disk can still refuse
         Path(target).write_text(picture, encoding="utf-8")
     except (OSError, ValueError) as error:  # ValueError: a NUL in the name
         fail(f"{shown(target)}: cannot write: {getattr(error, 'strerror', None) or error}",
@@ -224,7 +223,11 @@ def puzzle(
     ] = False,
     svg: Annotated[
         str | None,
-        typer.Option(metavar="FILE", help="Write the puzzle's grid as SVG to FILE (- for stdout)."),
+        typer.Option(
+            metavar="FILE",
+            help="Write the puzzle's grid as SVG to FILE (- for stdout).",
+            parser=output_file_or_stdout,
+        ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')

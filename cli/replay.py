@@ -7,6 +7,7 @@ such steps can be plugged in through REPLAYERS.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -25,9 +26,11 @@ from dekal.cli.common import (
     fail_with,
     grid_picture,
     out,
+    output_directory,
     print_json,
     read_text_file,
 )
+from dekal.cli.paths import checked, input_file
 from dekal.cli.pictures import side_by_side
 from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.actions import NewRound, PushMove, Reveal, Take
@@ -101,11 +104,11 @@ def read_source(source: str) -> str:
                 field="RECORD",
             )
     try:
-        is_file = Path(source).is_file()
-    except (OSError, ValueError):  # a name no file can have (a NUL byte, too long)
-        is_file = False
-    if is_file:
-        return read_text_file(Path(source), "RECORD", MAX_RECORD_CHARS)
+        is_there = os.path.lexists(source)
+    except (OSError, ValueError):  # a name no file can have (a NUL byte)
+        is_there = False
+    if is_there:  # a FIFO, a device, /proc: refused before anything is read (dekal.cli.paths)
+        return read_text_file(checked(input_file, source, "RECORD"), "RECORD", MAX_RECORD_CHARS)
     examples = bundled_examples()
     name = Path(source).name.removesuffix(".dkr")
     if name in examples and len(Path(source).parts) == 1:
@@ -308,7 +311,10 @@ def replay(
     svg: Annotated[
         Path | None,
         typer.Option(
-            metavar="DIR", help="Write one SVG picture per step into DIR (made if missing)."
+            metavar="DIR",
+            help="Write one SVG picture per step into DIR (made if missing, in a folder that"
+            " exists).",
+            parser=output_directory,
         ),
     ] = None,
 ) -> None:
@@ -349,13 +355,13 @@ def write_step_pictures(folder: Path, rec: GameRecord, states: list[GameState]) 
     """--svg DIR: step-0001.svg (the deal), step-0002.svg, ...: before, action, after."""
     actions = [NewRound(rec.rounds[0].deal), *rec.steps()]  # the steps iter_replay played
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)  # its parent was checked (output_directory)
         for number, (action, after) in enumerate(zip(actions, states, strict=True), start=1):
             before = states[number - 2] if number > 1 else None
             picture = step_svg(before, action, after)
             (folder / f"step-{number:04d}.svg").write_text(picture, encoding="utf-8")
     except OSError as error:
-        fail(f"--svg {folder}: cannot write: {error.strerror}")
+        fail(f"{shown(str(folder))}: cannot write: {error.strerror}", kind="input", field="--svg")
 
 
 def _collect(steps: Iterator[Step], states: list[GameState]) -> Iterator[Step]:

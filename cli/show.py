@@ -14,11 +14,12 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
-from dekal.cli.common import fail, out, print_json, user_errors
+from dekal.cli.common import fail, out, output_file_or_stdout, print_json, user_errors
 from dekal.cli.pictures import grid_picture, legend, position_picture
 from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid
 from dekal_ref.picture import CardLook, grid_looks, score_caption, seat_looks
 from dekal_ref.position import format_position, parse_position
+from dekal_ref.reading import shown
 from dekal_ref.scoring import score_grid
 from dekal_ref.state import GameState
 from dekal_ref.svg import grid_svg, position_svg
@@ -55,10 +56,10 @@ def _write_svg(picture: str, target: str) -> None:
     if target == "-":
         sys.stdout.write(picture)
         return
-    try:
+    try:  # checked before the work (output_file_or_stdout); the disk can still refuse
         Path(target).write_text(picture, encoding="utf-8")
     except OSError as error:
-        fail(f"--svg {target}: cannot write: {error.strerror}")
+        fail(f"{shown(target)}: cannot write: {error.strerror}", kind="input", field="--svg")
 
 
 def _grid_json(grid: Grid) -> dict[str, Any]:
@@ -98,17 +99,24 @@ def show(
     ] = False,
     svg: Annotated[
         str | None,
-        typer.Option(metavar="FILE", help="Write the SVG picture to FILE (- for stdout)."),
+        typer.Option(
+            metavar="FILE",
+            help="Write the SVG picture to FILE (- for stdout).",
+            parser=output_file_or_stdout,
+        ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the cells as one JSON object.")
     ] = False,
 ) -> None:
     if svg == "-" and json_output:
-        fail("--svg - and --json both write to standard output: choose one")
+        fail("--svg - and --json both write to standard output: choose one", field="--svg")
     is_position = len(notation.split()) > 1
     if public and not is_position:
-        fail("--public hides face-down cards: it applies to a position, and a grid has none")
+        fail(
+            "--public hides face-down cards: it applies to a position, and a grid has none",
+            field="--public",
+        )
     with user_errors():
         if is_position:
             state = parse_position(notation)

@@ -17,6 +17,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from dekal.bots.work import MAX_WORK
 from dekal.cli.common import (
     Scheduler,
     Workers,
@@ -26,9 +27,11 @@ from dekal.cli.common import (
     out,
     output_file,
     print_json,
+    text_of_at_most,
     whole_number,
 )
 from dekal_ref.errors import NotationError
+from dekal_ref.notation import parse_first_rule, parse_variant
 from dekal_ref.reading import SEED_MAX, shown
 
 if TYPE_CHECKING:
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
 MAX_GAMES = 100_000_000
 """The most games one run plays (a hundred million: hours on a laptop, minutes on a cluster)."""
 MAX_BOTS_CHARS = 1_000
+LEAST_PLAYERS, MOST_PLAYERS = 2, 6  # M2
 
 SIMULATE_HELP = f"""Play many seeded games between bots: who wins, with 95% CIs.
 
@@ -62,7 +66,9 @@ to seat i mod players first (the seats take turns), with no F2 draw.
 Game i is played from game_seed(SEED, i): the same seed gives the same JSON, byte for byte,
 with --workers 1 (this process), --workers N (a local cluster of N processes started for the
 run) or --scheduler tcp://HOST:PORT (a running Dask cluster whose workers have dekal
-installed; see docs/simulate.md). At most {MAX_GAMES:,} games.
+installed; see docs/simulate.md). At most {MAX_GAMES:,} games, and at most {MAX_WORK:,}
+units of planned work (dekal.bots.work: a compiled game is one unit a round; a 2-player
+round of pimc, about 62,000): a larger run is refused before any game starts, naming --games.
 
 --json prints {{"games", "players", "seed", "seats": [{{"seat", "bot", "mean_score", "ci95",
 "win_rate", "win_rate_ci95", "distribution"}}], "bots": [...], "first_player_win_rate",
@@ -94,6 +100,12 @@ def read_bots(text: str, players: int) -> tuple[str, ...]:
         fail(f"{shown(text)}: an empty bot name", field="--bots")
     if len(specs) == 1:
         return specs * players
+    if len(specs) > MOST_PLAYERS:
+        fail(
+            f"{len(specs)} bots: Dékal is played by {LEAST_PLAYERS} to {MOST_PLAYERS} (M2)",
+            rule="M2",
+            field="--bots",
+        )
     if len(specs) != players:
         fail(
             f"{len(specs)} bots for {players} players: name one bot (it plays every seat)"
@@ -104,17 +116,28 @@ def read_bots(text: str, players: int) -> tuple[str, ...]:
 
 
 def check_bots(specs: tuple[str, ...]) -> None:
-    """Every bot exists: the kernel's by name, the others as dekal.bots makes them."""
-    from dekal.bots.bot import make_bot
-    from dekal.simulation.games import KERNEL_BOTS
+    """Every bot exists, its options written in ASCII digits and within the search limits
+    (dekal.cli.bot_specs)."""
+    from dekal.cli.bot_specs import checked_bot
 
     for spec in dict.fromkeys(specs):
-        if spec in KERNEL_BOTS:
-            continue
         try:
-            make_bot(spec)
+            checked_bot(spec)
         except NotationError as error:
-            fail_with(error)
+            fail(error.message, kind="notation", field="--bots")
+
+
+def check_planned_work(specs: tuple[str, ...], games: int, match: int | None, table: bool) -> None:
+    """The run's planned work under the one cap (dekal.bots.work), before any game starts."""
+    from dekal.bots.work import TooMuchWork, check_work, simulation_work
+
+    bots = ",".join(dict.fromkeys(specs))
+    try:
+        check_work(
+            simulation_work(specs, games, match, table), "--games", f"{games:,} games of {bots}"
+        )
+    except TooMuchWork as error:
+        fail(error.message, field=error.field)
 
 
 def plot_file(value: object) -> Path:
@@ -147,7 +170,11 @@ def games_bar(games: int) -> Iterator[Callable[[int], None]]:
 def simulate(
     players: Annotated[
         int,
-        typer.Option(metavar="P", help="Players, 2-6 (M2).", parser=whole_number(2, 6, "M2")),
+        typer.Option(
+            metavar="P",
+            help="Players, 2-6 (M2).",
+            parser=whole_number(LEAST_PLAYERS, MOST_PLAYERS, "M2"),
+        ),
     ] = 2,
     games: Annotated[
         int,
@@ -162,6 +189,7 @@ def simulate(
         typer.Option(
             metavar="BOT[,BOT...]",
             help="One bot for all seats, or one per seat: random, greedy, pimc, ismcts.",
+            parser=text_of_at_most(MAX_BOTS_CHARS),
         ),
     ] = "random",
     variant: Annotated[
@@ -210,16 +238,19 @@ def simulate(
     from dekal.simulation.stats import summarize
     from dekal_ref.state import Rules
 
-    if len(bots) > MAX_BOTS_CHARS:
-        fail(f"{len(bots)} characters: at most {MAX_BOTS_CHARS}", field="--bots")
     if scheduler is not None and workers != 1:
-        fail("give --workers N (a local cluster) or --scheduler ADDRESS, not both")
+        fail(
+            "give --workers N (a local cluster) or --scheduler ADDRESS, not both",
+            field="--scheduler",
+        )
     try:
-        rules = Rules(players, push=variant, first=first, threshold=match)
+        push, starts = parse_variant(variant, "--variant"), parse_first_rule(first, "--first")
+        rules = Rules(players, push=push, first=starts, threshold=match)
     except NotationError as error:
         fail_with(error)
     specs = read_bots(bots, players)
     check_bots(specs)
+    check_planned_work(specs, games, match, table)
     setup = Setup(rules, specs, seed, table)
     began = time.perf_counter()
     try:

@@ -3,8 +3,8 @@
 The page reads without JavaScript and loads nothing: inline CSS, inline SVG pictures
 (dekal_ref.svg). It holds a header (suite, protocol, each engine's name and version), the
 rule × engine matrix (a failure counts under the rule it breaks, as in the text report),
-the two coverage figures per engine, and each failure with its first diverging step drawn:
-positions and grids as SVG side by side, a result as a table, anything else as text.
+the two coverage figures per engine, and each failure with its first diverging step drawn
+(dekal.conformance.divergence_html: every kind of divergence as a picture or a table).
 
 The input is the JSON of `dekal conformance run --json` (report_version 1), possibly read
 back from a file: everything in it, and above all what an engine said, is untrusted. So
@@ -16,38 +16,35 @@ Elements carry data attributes that tools and tests read without parsing the dra
     <td class="cell fail" data-rule="T5" data-engine="dekal-js" data-pass="9" data-fail="19" …>
     <section class="failure" data-case="game-0005" data-engine="…" data-rule="T5"
              data-field="phase" data-status="fail" data-kind="position">
+    <div class="drawing" data-drawing="public"> around a divergence's drawing
     <div class="picture" data-side="expected"> (or "engine") around each SVG
+    <tr class="differs" …> a row of a table whose two sides differ
 """
 
 from __future__ import annotations
 
-import html
 import json
-from collections.abc import Iterable
 from typing import Any
-from xml.etree import ElementTree as ET
 
 from dekal.conformance.coverage import RULE_ORDER
-from dekal.conformance.protocol import position_fields
-from dekal_ref.errors import DekalError, NotationError
+from dekal.conformance.divergence_html import divergence_html
+from dekal.conformance.html_tables import SHOWN_CHARS, esc
+from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import read_json
-from dekal_ref.notation import HOLE, SIZE, Grid, cell_name, parse_grid, parse_value
-from dekal_ref.position import HIDDEN_LETTERS, parse_position
 from dekal_ref.reading import shortened
-from dekal_ref.svg import SVG_NAMESPACE, grid_svg, position_svg
 
 KNOWN_VERSIONS = (1,)
 """The report_version values this module reads (dekal.conformance.report.REPORT_VERSION)."""
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 NOT_PASSING = ("fail", "error", "xfail", "xpass")
-SHOWN_CHARS = 2000
-"""The most characters of one engine text (a message, a position, a reply) put on the page."""
 
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
+td { overflow-wrap: anywhere; } td:first-child { overflow-wrap: normal; }
+mark { background: #f5b041; }
 td.cell { text-align: right; font-variant-numeric: tabular-nums; }
 .pass { background: #e3f4e1; } .fail { background: #f9d6d2; }
 .error { background: #fbe3b8; } .skip { background: #eeeeee; color: #666; }
@@ -57,6 +54,9 @@ section.failure { border-top: 1px solid #ccc; padding: 0.5em 0; }
 .picture h4 { margin: 0.2em 0; }
 pre { background: #f6f6f6; padding: 0.5em; white-space: pre-wrap; word-break: break-all; }
 tr.differs { background: #f9d6d2; }
+.seat p { margin: 0.2em 0; font-size: 0.9em; }
+details summary { color: #666; cursor: pointer; }
+table.verdict td:first-child, table.result td:first-child { font-weight: bold; }
 """.strip()
 
 
@@ -114,11 +114,6 @@ def _short(text: object, limit: int = SHOWN_CHARS) -> str:
     """Engine text as shown: a string, cut to `limit` characters with its length said."""
     value = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
     return value if len(value) <= limit else f"{value[:limit]}… ({len(value)} characters)"
-
-
-def esc(text: object, limit: int = SHOWN_CHARS) -> str:
-    """Text for the page: cut, then escaped (quotes too: it may land in an attribute)."""
-    return html.escape(_short("" if text is None else text, limit), quote=True)
 
 
 def attributes(values: dict[str, object]) -> str:
@@ -216,204 +211,39 @@ def coverage_html(columns: list[dict[str, Any]]) -> str:
     return '<table class="coverage">\n' + "\n".join(rows) + "\n</table>"
 
 
-# --- Pictures of a divergence -------------------------------------------------------------
+def skipped_html(engine: dict[str, Any]) -> str:
+    """Why cases were not run (a variant or feature not claimed, a deal the engine cannot be
+    given…): one row per reason as the runner words it, with the cases folded under it.
 
-
-DIFFERS = "#e67e22"  # the outline of a cell that differs between expected and engine
-MAX_SEATS = 8
-
-
-def annotated(
-    svg: str, seat: int | None = None, cancelled: Iterable[str] = (), differing: Iterable[str] = ()
-) -> str:
-    """A picture of dekal_ref.svg with `cancelled` cells drawn cancelled (a side's own claim,
-    not recomputed) and `differing` cells ("seat:cell", like "1:b2") outlined and marked
-    data-differs="true"; the cards of a lone grid get `seat` as their data-seat."""
-    gone, differs = set(cancelled), set(differing)
-    ET.register_namespace("", SVG_NAMESPACE)
-    root = ET.fromstring(svg)
-    for group in root.iter(f"{{{SVG_NAMESPACE}}}g"):
-        if group.get("class") != "card":
-            continue
-        if seat is not None:
-            group.set("data-seat", str(seat))
-        rect = group.find(f"{{{SVG_NAMESPACE}}}rect")
-        if group.get("data-cell") in gone:
-            group.set("data-state", "cancelled")
-            if rect is not None:
-                rect.set("fill", "#ececec")
-            group.append(
-                ET.Element(
-                    f"{{{SVG_NAMESPACE}}}line",
-                    {"x1": "6", "y1": "34", "x2": "34", "y2": "6", "stroke": "#c0392b",
-                     "stroke-width": "2"},
-                )
-            )  # fmt: skip
-        if f"{group.get('data-seat')}:{group.get('data-cell')}" in differs:
-            group.set("data-differs", "true")
-            if rect is not None:
-                rect.set("stroke", DIFFERS)
-                rect.set("stroke-width", "4")
-    return ET.tostring(root, encoding="unicode")
-
-
-def picture(side: str, svg: str | None, notation: str) -> str:
-    """One side (expected or engine): its SVG, or its notation as text when it does not read."""
-    body = svg if svg is not None else f"<pre>{esc(notation)}</pre><p>(not a readable notation)</p>"
-    title = "expected" if side == "expected" else "engine"
-    return f'<div class="picture" data-side="{side}"><h4>{title}</h4>{body}</div>'
-
-
-def seat_grids(position: str) -> list[tuple[Grid, frozenset[int]]] | None:
-    """Each seat's grid and face-down cells, read from the grids field alone: an engine's
-    position can be wrong elsewhere (not even a consistent game state) and still be drawn."""
-    seats = grids_field(position)
-    if not 0 < len(seats) <= MAX_SEATS:
-        return None
-    grids = []
-    for text in seats:
-        rows = text.split("/")
-        if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
-            return None
-        values, down = [], set()
-        for cell, symbol in enumerate("".join(rows)):
-            if symbol == ".":
-                values.append(HOLE)
-            elif symbol in HIDDEN_LETTERS:
-                values.append(HIDDEN_LETTERS.index(symbol) + 1)
-                down.add(cell)
-            else:
-                try:
-                    values.append(parse_value(symbol, "grids"))
-                except NotationError:
-                    return None
-        grids.append((tuple(values), frozenset(down)))
-    return grids
-
-
-def differing_cells(expected: list[str], actual: list[str]) -> set[str]:
-    """The cells ("seat:cell") whose symbol differs between two lists of grids (notation)."""
-    cells = set()
-    for seat in range(min(max(len(expected), len(actual)), MAX_SEATS)):
-        a = expected[seat].replace("/", "") if seat < len(expected) else ""
-        b = actual[seat].replace("/", "") if seat < len(actual) else ""
-        for cell in range(SIZE * SIZE):
-            if a[cell : cell + 1] != b[cell : cell + 1]:
-                cells.add(f"{seat}:{cell_name(cell)}")
-    return cells
-
-
-def grids_field(position: str) -> list[str]:
-    return position_fields(position).get("grids", "").split("|")
-
-
-def position_pictures(expected: str, actual: str) -> str:
-    """Both positions side by side (position_svg), or, when one is not a position the
-    reference can hold, both sides' grids seat by seat (grid_svg); differing cells outlined."""
-    differs = differing_cells(grids_field(expected), grids_field(actual))
-    try:
-        sides = [position_svg(parse_position(expected)), position_svg(parse_position(actual))]
-        return "".join(
-            picture(side, annotated(svg, differing=differs), text)
-            for side, svg, text in zip(
-                ("expected", "engine"), sides, (expected, actual), strict=True
-            )
-        )
-    except (DekalError, ValueError, IndexError):
-        pass
-    drawn = []
-    for side, text in (("expected", expected), ("engine", actual)):
-        grids = seat_grids(text)
-        svg = None
-        if grids is not None:
-            svg = "".join(
-                f'<div class="seat" data-seat="{seat}"><p>seat {seat}</p>'
-                + annotated(grid_svg(grid, face_down=down, scored=False), seat, (), differs)
-                + "</div>"
-                for seat, (grid, down) in enumerate(grids)
-            )
-            svg = f'<div class="seats">{svg}</div>'
-        drawn.append(picture(side, svg, text))
-    return "".join(drawn)
-
-
-def grid_picture(text: str, cancelled: Iterable[str], differing: Iterable[str]) -> str | None:
-    try:
-        return annotated(grid_svg(parse_grid(text), scored=False), 0, cancelled, differing)
-    except (DekalError, ValueError, IndexError, ET.ParseError):
-        return None
-
-
-def fields_html(expected: str, actual: str) -> str:
-    """The fields of two positions, the ones that differ marked."""
-    want, got = position_fields(expected), position_fields(actual)
-    rows = ["<tr><th>field</th><th>expected</th><th>engine</th></tr>"]
-    for name in dict.fromkeys([*want, *got]):
-        a, b = want.get(name, ""), got.get(name, "")
-        cls = ' class="differs"' if a != b else ""
+    Read from each case's status and message alone, so that a status this page does not know
+    (a later report's "cannot be run in this mode", say) is listed here too, by its name,
+    rather than dropped."""
+    reasons: dict[str, list[str]] = {}
+    for case in engine["cases"]:
+        status = case.get("status")
+        if status == "skip" or status not in STATUSES:
+            said = case.get("message")
+            why = said if isinstance(said, str) and said else "(no reason given)"
+            if status != "skip":
+                why = f"{_short(status, 40)}: {why}"
+            reasons.setdefault(why, []).append(case["id"])
+    if not reasons:
+        return ""
+    rows = ["<tr><th>not run because the case…</th><th>cases</th></tr>"]
+    for why, ids in sorted(reasons.items(), key=lambda item: -len(item[1])):
+        listed = esc(" ".join(ids), 4000)
         rows.append(
-            f'<tr{cls} data-field="{esc(name, 100)}"><td>{esc(name, 100)}</td>'
-            f"<td>{esc(a)}</td><td>{esc(b)}</td></tr>"
+            f'<tr class="skip"{attributes({"data-reason": why, "data-count": len(ids)})}>'
+            f"<td>{esc(why, 300)}</td><td><details><summary>{len(ids)}</summary>{listed}"
+            "</details></td></tr>"
         )
-    return '<table class="fields">' + "".join(rows) + "</table>"
+    return (
+        f"<h3>{esc(engine_name(engine))}: {sum(map(len, reasons.values()))} skipped</h3>"
+        '<table class="skipped">' + "".join(rows) + "</table>"
+    )
 
 
-def result_html(expected: str, actual: str) -> str:
-    """A result divergence: seat by seat, points, cards left, total and cancelled cells."""
-    try:
-        want, got = read_json(expected, "expected"), read_json(actual, "engine")
-        rows = ["<tr><th>seat</th><th>side</th><th>points</th><th>cards left</th>"
-                "<th>total</th><th>cancelled</th></tr>"]  # fmt: skip
-        seats = min(max(len(want["scores"]), len(got["scores"])), MAX_SEATS)
-        for seat in range(seats):
-            sides = [("expected", _seat(want, seat)), ("engine", _seat(got, seat))]
-            cls = ' class="differs"' if sides[0][1] != sides[1][1] else ""
-            for side, values in sides:
-                cells = "".join(f"<td>{esc(v)}</td>" for v in values)
-                rows.append(f'<tr{cls} data-seat="{seat}" data-side="{side}"><td>{seat}</td>'
-                            f"<td>{side}</td>{cells}</tr>")  # fmt: skip
-        ranking = (
-            f"<p>ranking, expected: {esc(want.get('ranking'))}; "
-            f"engine: {esc(got.get('ranking'))}</p>"
-        )
-        return '<table class="result">' + "".join(rows) + "</table>" + ranking
-    except (NotationError, KeyError, TypeError, AttributeError):
-        return text_html(expected, actual)
-
-
-def _seat(result: dict[str, Any], seat: int) -> tuple[object, ...]:
-    scores, totals = result["scores"], result.get("totals")
-    score = scores[seat] if seat < len(scores) and isinstance(scores[seat], dict) else {}
-    total = totals[seat] if isinstance(totals, list) and seat < len(totals) else None
-    cancelled = score.get("cancelled")
-    cells = " ".join(map(str, cancelled)) if isinstance(cancelled, list) else cancelled
-    return (score.get("points"), score.get("remaining"), total, cells)
-
-
-def text_html(expected: str, actual: str) -> str:
-    return f"<pre>expected: {esc(expected)}\nengine:   {esc(actual)}</pre>"
-
-
-def divergence_html(divergence: dict[str, Any]) -> str:
-    """The first diverging step, drawn by its kind."""
-    kind = divergence.get("kind")
-    expected, actual = str(divergence.get("expected") or ""), str(divergence.get("actual") or "")
-    if kind == "position" and expected and actual:
-        pictures = position_pictures(expected, actual)
-        return fields_html(expected, actual) + f'<div class="pictures">{pictures}</div>'
-    if kind == "grid" and expected and actual:
-        marks = divergence.get("marks")
-        pair = marks if isinstance(marks, list) and len(marks) == 2 else [[], []]
-        sides = [[str(c) for c in m] if isinstance(m, list) else [] for m in pair]
-        differs = {f"0:{cell}" for cell in set(sides[0]) ^ set(sides[1])}
-        differs |= differing_cells([expected], [actual])
-        pictures = picture("expected", grid_picture(expected, sides[0], differs), expected)
-        pictures += picture("engine", grid_picture(actual, sides[1], differs), actual)
-        note = "<p>Cancelled cells are struck through.</p>" if any(sides) else ""
-        return f'<div class="pictures">{pictures}</div>{note}'
-    if kind == "result":
-        return result_html(expected, actual)
-    return text_html(expected, actual) if expected or actual else ""
+# --- Failures ----------------------------------------------------------------------------
 
 
 def failure_html(case: dict[str, Any], engine: dict[str, Any], drawn: bool) -> str:
@@ -494,6 +324,7 @@ def html_page(reports: list[dict[str, Any]], show: int = 20) -> str:
         matrix_html(columns),
         "<h2>Coverage</h2>",
         coverage_html(columns),
+        *(skipped_html(engine) for engine in columns),
         *(failures_html(engine, show) for engine in columns),
     ]
     return (

@@ -32,7 +32,7 @@ from dekal.conformance.adapter import ProtocolAdapter, request_id
 from dekal.conformance.protocol import Message, refusal
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import json_line, read_json
-from dekal_ref.reading import describe_json
+from dekal_ref.reading import SEED_MAX, describe_json, read_number
 
 
 def game_api(engine: str) -> Any:
@@ -143,6 +143,14 @@ def serve(adapter: ProtocolAdapter, source: TextIO, sink: TextIO) -> None:
             return
 
 
+def seed_number(text: str) -> int:
+    """--seed: ASCII digits only (int() would also read '２' or '١٢'), 0 ≤ seed < 2^64."""
+    try:
+        return read_number(text, "--seed", most=SEED_MAX)
+    except NotationError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--engine", choices=("ref", "fast"), default="ref")
@@ -150,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
         "--own-deal", action="store_true", help='deal for itself when sent "deal": null'
     )
     parser.add_argument(
-        "--seed", type=int, default=0, help="the seed of its own deals (with --own-deal)"
+        "--seed", type=seed_number, default=0, help="the seed of its own deals (with --own-deal)"
     )
     args = parser.parse_args(argv)
     if not 0 <= args.seed < 2**64:

@@ -336,3 +336,12 @@ def test_before_the_first_player_is_known_the_playouts_agree_too() -> None:
     compiled = advise(view, 1, samples=FEW, seed=3, model="random")
     assert compiled.phase == "reveal" and not compiled.exact
     assert advise(view, 1, samples=FEW, seed=3, model="random", playout="table") == compiled
+
+
+def test_progress_counts_worlds_from_zero_to_the_total_told_before_the_first_batch() -> None:
+    view = observation_of(played(2, 7, until=3))
+    seat = deciding_seat(played(2, 7, until=3))
+    told: list[tuple[int, int]] = []
+    answer = advise(view, seat, samples=45, seed=1, batch=20, progress=lambda *t: told.append(t))
+    assert told == [(0, 45), (20, 45), (40, 45), (45, 45)]
+    assert answer.samples == 45

@@ -4,6 +4,7 @@ its field with exit code 2."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -51,9 +52,10 @@ def test_json_gives_every_action_with_its_figures_best_first() -> None:
 
 
 def test_a_full_position_is_hidden_first_and_answers_as_its_public_view() -> None:
-    assert dekal(FULL, "--seat", "0", "--json").stdout == dekal(
-        LAST_PUSH, "--seat", "0", "--json"
-    ).stdout
+    assert (
+        dekal(FULL, "--seat", "0", "--json").stdout
+        == dekal(LAST_PUSH, "--seat", "0", "--json").stdout
+    )
 
 
 def test_the_table_lists_each_action_and_names_the_best() -> None:
@@ -100,3 +102,51 @@ def test_the_answer_does_not_depend_on_the_workers() -> None:
     shared = dekal(MID_GAME, "--seat", "1", "--samples", "60", "--workers", "2", "--json")
     assert alone.exit_code == shared.exit_code == 0
     assert json.loads(shared.stdout) == json.loads(alone.stdout)
+
+
+def test_the_seat_comes_from_the_position_when_it_names_one() -> None:
+    named = dekal(MID_GAME, "--samples", "30", "--json")  # take@1: seat 1 takes
+    assert named.exit_code == 0, named.output
+    assert named.stdout == dekal(MID_GAME, "--seat", "1", "--samples", "30", "--json").stdout
+    assert json.loads(named.stdout)["seat"] == 1
+
+
+def test_in_a_reveal_the_only_seat_still_to_pick_is_the_seat() -> None:
+    seat_0_picked = (
+        "slide/lowest/single 1.1 reveal - ????/????/????/????|????/????/????/???? ?,- - #68 - 0,0"
+    )
+    shown = dekal(seat_0_picked, "--samples", "30", "--json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["seat"] == 1
+
+
+def test_in_a_reveal_with_several_seats_to_pick_the_seat_must_be_given() -> None:
+    nobody_picked = (
+        "slide/lowest/single 1.1 reveal - ????/????/????/????|????/????/????/???? -,- - #68 - 0,0"
+    )
+    error = error_of(dekal(nobody_picked, "--json"))
+    assert error["field"] == "--seat" and "seats 0, 1 are still to pick" in error["message"]
+
+
+def test_a_searching_model_says_what_it_will_cost_before_it_starts() -> None:
+    shown = dekal(LAST_PUSH, "--bot", "pimc:samples=2", "--samples", "30", "--json")
+    assert shown.exit_code == 0, shown.output
+    # the last push: nobody decides after it, so the search costs nothing
+    assert "units of work" not in shown.stderr
+    turn_15 = (
+        "slide/lowest/single 1.15 take@1 1 TTT2/T338/T917/5.?4|3518/2688/7427/.?21 -,- 5T #68 - 0,0"
+    )
+    searching = dekal(turn_15, "--bot", "pimc:samples=1", "--samples", "30", "--json")
+    assert searching.exit_code == 0, searching.output
+    estimate = searching.stderr.strip()
+    # 9 later decisions: seat 1 pushes, seat 0 takes and pushes, then turn 16's six
+    assert re.fullmatch(
+        r"pimc:samples=1: 30 worlds x 2 actions x 9 later decisions, each a search:"
+        r" 8,640 units of work, under a second on one core \(a rough guess\)",
+        estimate,
+    ), estimate
+
+
+def test_a_compiled_model_says_nothing_before_it_starts() -> None:
+    shown = dekal(MID_GAME, "--samples", "30", "--json")
+    assert shown.exit_code == 0 and shown.stderr == ""

@@ -99,8 +99,17 @@ def test_a_malformed_grid_among_good_ones_exits_2_but_the_others_are_scored() ->
     assert result.exit_code == 2
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line.get("score") for line in lines] == [19, None, 24]
-    assert "malformed grid" in lines[1]["error"]
+    assert "malformed grid" in lines[1]["error"]["message"]
     assert "Traceback" not in result.output
+
+
+def test_a_malformed_grid_under_json_is_the_one_error_object_inside_its_result() -> None:
+    """Issue 19: score's per-grid error is {"kind", "field", "message"}, as every command's."""
+    result = dekal("score", "--json", "99/1")
+    (line,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert line["grid"] == "99/1"
+    assert set(line["error"]) == {"kind", "field", "message"}
+    assert (line["error"]["kind"], line["error"]["field"]) == ("notation", "grid")
 
 
 @pytest.mark.parametrize(

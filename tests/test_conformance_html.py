@@ -9,15 +9,14 @@ Debian's `chromium`: skipped without it on a workstation, failed without it in C
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from browser import chromium, dump_dom
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -33,7 +32,6 @@ ENGINE_JS = ROOT / "examples" / "engines" / "js" / "engine.js"
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
 SVG = "{http://www.w3.org/2000/svg}"
-BROWSER_SECONDS = 120
 runner = CliRunner()
 
 
@@ -456,32 +454,6 @@ def test_run_writes_the_badge_too(tmp_path: Path) -> None:
 
 
 # --- A real browser -------------------------------------------------------------------------
-
-
-def chromium() -> str:
-    """The Chromium binary; without it the browser test skips, except in CI where it fails."""
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (CI must install it: see .ci/run)")
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    return found
-
-
-def dump_dom(page: Path, folder: Path) -> str:
-    """The DOM headless Chromium builds from `page`, within BROWSER_SECONDS, process reaped."""
-    command = [chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-               f"--user-data-dir={folder / 'profile'}", "--dump-dom", page.as_uri()]  # fmt: skip
-    with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True
-    ) as browser:
-        try:
-            out, _ = browser.communicate(timeout=BROWSER_SECONDS)
-        except subprocess.TimeoutExpired:
-            os.killpg(browser.pid, 9)  # the browser's helpers too: its own process group
-            browser.communicate()
-            pytest.fail(f"chromium did not dump the page within {BROWSER_SECONDS} s")
-    return out.decode("utf-8")
 
 
 @needs_node

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from dekal.conformance import client
+from dekal.conformance import engine_link, inprocess_engine
 from dekal.conformance.client import (
     STDERR_LINE_CHARS,
     STDERR_TAIL_BYTES,
@@ -123,7 +123,7 @@ def test_an_engine_leaving_at_hello_is_unusable(marker: str) -> None:
 def test_an_engine_silent_at_hello_waits_only_the_startup_limit(
     marker: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(client, "STARTUP_TIMEOUT", 0.5)
+    monkeypatch.setattr(engine_link, "STARTUP_TIMEOUT", 0.5)  # hello's limit
     silent = f"{shlex.quote(sys.executable)} -c 'import time; time.sleep(300)' {marker}"
     with pytest.raises(EngineUnusable, match=r"no reply within 0\.5 s to 'hello'"):
         SubprocessEngine(silent, timeout=0.5)
@@ -285,7 +285,7 @@ def test_a_module_looping_at_import_is_stopped(
 ) -> None:
     (tmp_path / "looping_at_import.py").write_text("while True:\n    pass\n", "utf-8")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(client, "STARTUP_TIMEOUT", 0.5)
+    monkeypatch.setattr(inprocess_engine, "STARTUP_TIMEOUT", 0.5)  # load_factory's limit
     before = set(threading.enumerate())
     with pytest.raises(
         ValueError, match=r"importing looping_at_import did not finish within 0\.5 s"

@@ -485,11 +485,18 @@ def test_prove_reads_or_refuses_any_only_and_timeout(only: str, timeout: str) ->
     assert_handled(result, json_mode=True)
 
 
-@pytest.mark.parametrize("factory", ["..:x", ":", "a:", "os:nothing", "\x00:x", "os.path:sep"])
+@pytest.mark.parametrize("factory", ["..:x", ":", "a:", "os:nothing", "os.path:sep"])
 def test_a_python_factory_that_cannot_be_loaded_is_an_unusable_engine(factory: str) -> None:
     result = dekal("conformance", "run", "--python", factory, "--json")
     assert_handled(result, json_mode=True)
     assert result.exit_code == 3 and json.loads(result.stdout)["error"]["kind"] == "engine"
+
+
+@pytest.mark.parametrize("option", ["--python", "--engine"])
+def test_an_engine_named_with_a_nul_is_bad_input_naming_the_option(option: str) -> None:
+    """No command line can hold a NUL: refused before an engine is started (issue 19)."""
+    result = dekal("conformance", "fuzz", option, "\x00:x", "--json")
+    assert result.exit_code == 2 and json.loads(result.stdout)["error"]["field"] == option
 
 
 @pytest.mark.parametrize("args", [["nosuch"], ["conformance", "nosuch"], ["solve", "--bogus"]])

@@ -630,8 +630,14 @@ def still_alive(pids: set[int]) -> set[int]:
             0,
         ),
         (["play", "--bots", "greedy"], 0),
+        (
+            ["annotate", "two-players-first-tie", "--samples", "100000", "--bot", "random",
+             "--workers", "2"],
+            2,
+        ),  # fmt: skip
     ],
-    ids=["advise --workers 2", "play while a bot thinks", "play at a prompt"],
+    ids=["advise --workers 2", "play while a bot thinks", "play at a prompt",
+         "annotate --workers 2"],  # fmt: skip
 )
 def test_a_stopped_command_exits_in_one_line_and_leaves_no_process(
     args: list[str], workers: int, sent: signal.Signals, code: int, said: str, tmp_path: Path

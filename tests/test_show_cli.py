@@ -117,7 +117,8 @@ def test_pictures_go_side_by_side_when_they_fit_else_one_under_another() -> None
 def test_svg_to_a_folder_that_does_not_exist_is_one_line_error(tmp_path: Path) -> None:
     shown = dekal("show", GRID, "--svg", str(tmp_path / "missing" / "grid.svg"))
     assert shown.exit_code == 2
-    assert shown.stderr.startswith("error: --svg ") and len(shown.stderr.splitlines()) == 1
+    assert shown.stderr.startswith("error: ") and len(shown.stderr.splitlines()) == 1
+    assert "'--svg'" in shown.stderr and "does not exist" in shown.stderr
 
 
 def test_svg_to_stdout_and_json_cannot_share_standard_output() -> None:
