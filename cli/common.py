@@ -9,7 +9,9 @@ Errors (issue 13): one line on standard error, `error: …`, naming the rule or 
 
 where `kind` is `illegal` (with `rule`), `notation` (with `field`), `usage` (a bad option or
 argument, with `field` naming it), `input` (an unreadable file, an unplayable puzzle; with
-`field` when one is named), `verdict` or `engine`; then the exit code. A key that does not
+`field` when one is named), `missing_extra` (an optional library this use needs is not
+installed: with `extra`, the one to install, and `module`), `verdict` or `engine`; then the
+exit code. A key that does not
 apply is left out (never null). A command that already printed its JSON report (a `--check`
 that failed) says the verdict on standard error, so standard output stays one object. Every
 command gets this by being registered with `cls=DekalCommand`; `fail` is the one way to
@@ -48,6 +50,7 @@ from dekal.cli import paths
 from dekal.cli.help_format import ManPageCommand
 from dekal.cli.pictures import grid_picture as grid_picture  # re-exported: the commands' pictures
 from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
+from dekal.extras import MissingExtra
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
 from dekal_ref.json_reading import json_line
 from dekal_ref.reading import QUOTE_LIMIT, read_number, shortened, shown
@@ -134,6 +137,19 @@ def fail(
         where = "" if named else f"{field}: "
         err.print(Text(f"error: {where}{message}", style="bold red"))
     raise typer.Exit(code)
+
+
+def checked(check: Callable[[object], T], value: object, field: str) -> T:
+    """`check(value)`, or a one-line error (exit 2) naming `field`, from a command's body."""
+    try:
+        return check(value)
+    except paths.PathRefused as error:
+        fail(str(error), kind="usage", field=field)
+
+
+def missing_details(missing: MissingExtra) -> dict[str, Any]:
+    """The JSON error's keys for a missing extra: which extra to install, for which module."""
+    return {"extra": missing.extra, "module": missing.module}
 
 
 _ARGUMENTS: ContextVar[tuple[str, ...]] = ContextVar("dekal_arguments", default=())
@@ -239,6 +255,8 @@ class DekalCommand(ManPageCommand):
         printed = _JSON_PRINTED.set(False)
         try:
             return super().invoke(ctx)
+        except MissingExtra as missing:  # dekal.extras: one line naming the extra, exit 2
+            fail(str(missing), kind="missing_extra", details=missing_details(missing))
         finally:
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)

@@ -25,6 +25,7 @@ from dekal.cli.common import (
     DekalGroup,
     Scheduler,
     Workers,
+    checked,
     command_line,
     err,
     fail,
@@ -41,7 +42,7 @@ from dekal.cli.common import (
     text_of_at_most,
     whole_number,
 )
-from dekal.cli.paths import checked, names_something
+from dekal.cli.paths import names_something
 from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION, SUITE_VERSIONS
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,

@@ -16,7 +16,8 @@ only fail late, or never return, is refused at once with the option named:
 
 Each check raises PathRefused with a one-line message that quotes at most 40 characters of
 the name; `parser(check)` makes it a typer `parser=` (a usage error naming the option) and
-`checked(check, value, field)` reports it from a command's body (`fail` naming `field`).
+`dekal.cli.common.checked(check, value, field)` reports it from a command's body (`fail`
+naming `field`): this module imports nothing of the CLI.
 """
 
 from __future__ import annotations
@@ -192,13 +193,3 @@ def parser(check: Callable[[object], object]) -> Callable[[object], object]:
 
     parse.__name__ = check.__name__
     return parse
-
-
-def checked(check: Callable[[object], T], value: object, field: str) -> T:
-    """`check(value)`, or a one-line error (exit 2) naming `field`, from a command's body."""
-    from dekal.cli.common import fail
-
-    try:
-        return check(value)
-    except PathRefused as error:
-        fail(str(error), kind="usage", field=field)
