@@ -84,10 +84,10 @@ def _what(mode: int) -> str:
     return "not a regular file"
 
 
-def _named(value: object) -> tuple[str, Path]:
+def _named(value: object, what: str = "a file") -> tuple[str, Path]:
     text = str(value)
     if not text.strip():
-        raise PathRefused("an empty name: name a file")
+        raise PathRefused(f"an empty name: name {what}")
     return text, Path(text)
 
 
@@ -154,7 +154,7 @@ def output_file_or_stdout(value: object) -> str:
 def output_folder(value: object) -> Path:
     """A folder to write files into: an existing one that takes a new file, or a new one
     whose parent exists and takes it (made later, by the command, without parents)."""
-    text, path = _named(value)
+    text, path = _named(value, "a folder")
     status = _status(path, text)
     if status is not None and not stat.S_ISDIR(status.st_mode):
         _refuse(text, f"is {_what(status.st_mode)}: name a folder")
