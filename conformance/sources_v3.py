@@ -42,6 +42,11 @@ TO_SHOULD: dict[str, str] = {
     "B1-neg-0110": "the kind a grid with two holes gets in pushes (notation, or T4)",
     "B1-neg-0123": "the kind a grid with two holes gets in push (notation, or T4)",
 }
+TO_SHOULD_V3 = {
+    "proto-0024": "the kind a push variant that is not text gets (bad_request, or unsupported "
+    "as a variant nobody claims): spec/protocol.md lists no such field among bad_request's",
+}
+"""v3's own cases asked at level should, with why."""
 """v2 cases at level must that v3 asks at level should, with why."""
 
 _UNREADABLE = (
