@@ -10,11 +10,14 @@ The table, in words:
 
 * a verdict that differs (accepted vs refused, or another rule named): the rule the
   reference names when it refuses; when it accepts, the rule that makes the action legal
-  (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1;
+  (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1; a refusal that
+  names no rule: the rule of the request's subject (`blame_subject`);
 * a position changed by a refused action: B1;
 * the public view alone: M3 (nobody sees a face-down card or a pick);
-* a field of the position after an accepted step: see `_step_rule` (the rules line: the
-  variant it gets wrong, `_rules_line_rule`);
+* a field of the position after an accepted step: the rule the reference applied to write
+  it, from its own trace of the step (`blame_step`, dekal.conformance.trace); without a
+  trace, `_step_rule` by the field's name (the rules line: the variant it gets wrong,
+  `_rules_line_rule`);
 * the legal actions: the rule of the phase (reveal T1, take T3, push P1/P2);
 * the result: cancelled cells S1, points or cards left S2, totals S4 (S2 in a single round,
   where they are the round's points), ranking S3 (single round) or S4 (match);
@@ -27,8 +30,9 @@ The table, in words:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from dekal.conformance.protocol import Message, position_fields
+from dekal.conformance.protocol import Message, position_fields, to_act
 
 RULE_IDS = (
     *(f"M{n}" for n in range(1, 6)),
@@ -119,14 +123,84 @@ def action_rule(sent: str, variant: Variant) -> str:
     }[action_word(sent)]
 
 
-def blame_verdict(sent: str, before: str, expect: Message) -> Blame:
+def blame_verdict(sent: str, before: str, expect: Message, request: Message | None = None) -> Blame:
     """The engine accepted what the reference refused, refused what it accepted, or named
-    another rule. `expect` is the reference's verdict: {"ok": True} or a typed refusal."""
+    another rule. `expect` is the reference's verdict: {"ok": True} or a typed refusal. A
+    refusal that names no rule is B1's when the text does not parse (`notation`), else the
+    rule of what the request is about (`blame_subject`): never a default."""
     if expect.get("ok"):
         return Blame(action_rule(sent, variant_of(before)), "verdict")
     if "rule" in expect:
         return Blame(str(expect["rule"]), "verdict")
+    if expect.get("kind") == "notation":
+        return Blame("B1", "verdict")
+    return blame_subject(request or {"cmd": _command_of(sent), "action": sent}, before)
+
+
+def _command_of(sent: str) -> str:
+    word = action_word(sent)
+    return {"reveal": "action", "take": "action", "push": "action"}.get(word, word)
+
+
+def blame_subject(request: Message, position: str = "") -> Blame:
+    """A refusal that names no rule (`unsupported`, `bad_request`) blamed on the rule of the
+    request's subject: a game's threshold S4, its player count M2, its push variant P1/P2,
+    its first-player rule or seat F1/F3, its deal M3; a new round M5; a result, which exists
+    once the round is scored, T5 (S4 in a match); a perft count, the rule of the phase whose
+    moves it counts; a seeded deal M3 (its player count M2); a single grid's score S1, its
+    pushes P1/P2; an action, the rule that makes actions of its kind legal."""
+    cmd = str(request.get("cmd", ""))
+    variant = variant_of(position)
+    if cmd == "new_game":
+        return Blame(_setup_subject(request), "verdict")
+    if cmd == "new_round":
+        return Blame("M5", "verdict")
+    if cmd == "result":
+        return Blame(variant.end_rule, "result")
+    if cmd == "perft":
+        return Blame(blame_legal(position).rule, "perft")
+    if cmd == "deal":
+        players = request.get("players")
+        valid = isinstance(players, int) and not isinstance(players, bool)
+        return Blame("M3" if valid else "M2", "deal")
+    if cmd == "score":
+        return Blame("S1", "verdict")
+    if cmd in ("push", "pushes"):
+        return Blame(push_rule(str(request.get("variant", ""))), "verdict")
+    action = request.get("action")
+    if cmd == "action" and isinstance(action, str) and action_word(action) != "new_game":
+        return Blame(action_rule(action, variant), "verdict")
     return Blame("B1", "verdict")
+
+
+def _setup_subject(request: Message) -> str:
+    """The part of a `new_game` that a rule-less refusal is about, in the order the protocol
+    checks a set-up (spec/protocol.md, new_game)."""
+    if "position" in request:
+        return "M3"
+    rules = request.get("rules")
+    if not isinstance(rules, dict):
+        return "M3"
+    players, threshold = rules.get("players"), rules.get("threshold")
+    if not isinstance(players, int) or isinstance(players, bool):
+        return "M2"
+    if threshold is not None and (
+        not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 1
+    ):
+        return "S4"
+    first_player = request.get("first_player")
+    if first_player is not None and (
+        not isinstance(first_player, int) or isinstance(first_player, bool)
+    ):
+        return "F3"
+    push, first = rules.get("push", "slide"), rules.get("first", "lowest")
+    if push not in ("slide", "eject"):
+        return "P1"
+    if first not in ("lowest", "chosen"):
+        return "F3"
+    if threshold is not None:
+        return "S4"  # a match, for an engine that plays single rounds only
+    return {"eject": "P2"}.get(str(push), "F1" if first == "lowest" else "F3")
 
 
 def blame_refused_step_moved(expected: str, actual: str) -> Blame:
@@ -184,9 +258,11 @@ def push_rule(variant: str) -> str:
 def blame_grid_request(variant: str, field: str, expect: Message | None = None) -> Blame:
     """A single-grid push request (`pushes`, `push`) that differs in `field` (verdict, grid,
     legal pushes): a refusal the reference gives names its own rule (M1, T4…), a notation
-    refusal is B1, everything else is the push rule of the variant."""
-    if expect is not None and not expect.get("ok"):
-        return Blame(str(expect["rule"]), field) if "rule" in expect else Blame("B1", field)
+    refusal is B1, everything else (a missing variant: bad_request) is the push rule of the
+    variant."""
+    refused = expect is not None and not expect.get("ok")
+    if refused and expect is not None and ("rule" in expect or expect.get("kind") == "notation"):
+        return Blame(str(expect.get("rule", "B1")), field)
     return Blame(push_rule(variant), field)
 
 
@@ -280,7 +356,10 @@ def _loaded_position_rule(base: str, expected: str, variant: Variant) -> str:
         phase = position_fields(expected).get("phase", "")
         if phase in ("next", "over"):
             return variant.end_rule
-        return "T5" if "@" in phase else "T1"
+        if "@" not in phase:
+            return "T1"
+        # the token holder acts first (T5 moves the token); any later taker is T3's order
+        return "T5" if to_act(expected) == _token_of(expected) else "T3"
     return {"picks": "T1", "centre": "T3"}.get(base, "M3")
 
 
@@ -304,3 +383,81 @@ def _after_push_rule(expected: str, variant: Variant) -> str:
     if phase == "reveal":
         return "T5"
     return "T3"
+
+
+def blame_step(before: str, sent: str, expected: str, actual: str, deal: Any = None) -> Blame:
+    """The position after an accepted step differs: blame the rule the reference applied to
+    produce the first differing field, read from its own trace of the step
+    (dekal.conformance.trace), in the order it applied them.
+
+    An engine that went on by itself (it played the last take, revealed the last face-down
+    cards) broke the rule of the first action it played unasked (T3, T1). A field the
+    reference did not touch at this step, changed by the engine, comes first: it is blamed on
+    the rule that governs changes to it (`_untouched_rule`). Without a trace (the step cannot
+    be replayed from `before`, or the reference does not reach `expected`) the field's name
+    decides (`blame_position`)."""
+    from dekal.conformance.trace import forced_action, trace_step
+
+    fields = differing_fields(expected, actual)
+    if not fields or not before:
+        return blame_position(sent, expected, actual)
+    field_order = sorted(fields, key=_field_order)
+    if field_order[0] == "rules":
+        return Blame(_rules_line_rule(expected, actual), "rules")
+    forced = forced_action(expected, actual)
+    if forced is not None:
+        rule = action_rule(forced, variant_of(expected))
+        return Blame(rule, f"{field_order[0]}, a {action_word(forced)} played unasked")
+    trace = trace_step(before, sent, deal)
+    if trace is None or trace.after != expected:
+        return blame_position(sent, expected, actual)
+    # a field the reference left alone comes first: the engine did something more (a first
+    # player found again on a later turn moves the start, and with it who takes first)
+    untouched = [name for name in field_order if trace.rule_of(name) is None]
+    field = untouched[0] if untouched else min(field_order, key=trace.order_of)
+    traced = trace.rule_of(field)
+    if traced is None:
+        return Blame(_untouched_rule(field, before, sent, expected, actual), field)
+    if traced == "F2" and _start_of(actual) not in trace.tied:
+        traced = "F1"  # the first player is not one of the seats tied for the lowest card
+    return Blame(traced, field)
+
+
+def _token_of(position: str) -> int | None:
+    """T5: the seat holding the token, (start + turn − 1) mod n."""
+    fields, start = position_fields(position), _start_of(position)
+    turn = fields.get("round.turn", "").partition(".")[2]
+    players = fields.get("grids", "").count("|") + 1
+    if start is None or not turn.isdigit():
+        return None
+    return (start + int(turn) - 1) % players
+
+
+def _start_of(position: str) -> int | None:
+    start = position_fields(position).get("start", "")
+    return int(start) if start.isdigit() and len(start) <= 2 else None
+
+
+def _untouched_rule(field: str, before: str, sent: str, expected: str, actual: str) -> str:
+    """The engine changed a field the reference left as it was at this step: the rule that
+    governs changes to that field. Picks and holes come from reveals (T1); the centre shrinks
+    by takes (T3) and fills by reveals (T1); the first player is found on turn 1 of round 1
+    only (else T2: a low card later gives nothing), the turn moves by T5, totals by scoring."""
+    variant = variant_of(expected)
+    base = "grids" if field.startswith("grid of seat") else field
+    first_turn = position_fields(before).get("round.turn") == "1.1"
+    if base in ("picks", "grids"):
+        return "T1"
+    if base == "centre":
+        want, got = (
+            position_fields(expected).get("centre", "-"),
+            position_fields(actual).get("centre", "-"),
+        )
+        return "T3" if len(got.strip("-")) < len(want.strip("-")) else "T1"
+    if base in ("start", "removed", "pile"):
+        return _step_rule(action_word(sent), base, expected) if first_turn else "T2"
+    if base == "round.turn":
+        return "T5"
+    if base == "totals":
+        return "S4" if variant.match else "S2"
+    return action_rule(sent, variant)

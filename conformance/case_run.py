@@ -20,11 +20,11 @@ from dekal.conformance.attribution import (
     action_rule,
     blame_grid_request,
     blame_legal,
-    blame_position,
     blame_public,
     blame_refused_position,
     blame_refused_step_moved,
     blame_result,
+    blame_step,
     blame_verdict,
     differing_fields,
     variant_of,
@@ -41,15 +41,26 @@ from dekal.conformance.compare import (
     same_refusal,
     typed,
 )
+from dekal.conformance.own_deal import (
+    ROUND_REFUSALS,
+    deals_own,
+    reference_reply,
+    setup_position,
+    start_position,
+    with_dealt_fields,
+    without_deal,
+)
 from dekal.conformance.protocol import Message, public_view
 from dekal.conformance.vectors import Case
 
 
-def blame_request(cmd: str, expect: Message, position: str) -> Blame:
+def blame_request(request: Message, expect: Message, position: str) -> Blame:
     """A request step (`result`, `perft` in mid-game) whose verdict or answer differs: a
-    refusal due is B1's (or the rule it names); an answer due is the result's or the phase's."""
+    refusal due is the rule it names, else its subject's (the end of the round for `result`,
+    the phase for `perft`); an answer due is the result's or the phase's."""
+    cmd = str(request["cmd"])
     if not expect.get("ok"):
-        return blame_verdict(cmd, position, expect)
+        return blame_verdict(cmd, position, expect, request)
     if cmd == "result":
         return blame_result("points", position)
     return Blame(blame_legal(position).rule, cmd)
@@ -68,6 +79,11 @@ class CaseRun:
         self.deadline = time.monotonic() + timeout
         self.timeout = timeout
         self.blame_now: Blame | None = None
+        self.own_deal = deals_own(engine.info)  # it deals for itself: deals go as positions
+        self.setup: Message = dict(case.get("setup", {}))
+        if self.own_deal and "deal" in self.setup and case["kind"] in ("game", "perft"):
+            self.setup = {"position": start_position(case)}
+        self.notes: list[str] = []  # what was not asked of the engine, and why
 
     def ask(self, cmd: str, **fields: Any) -> Message:
         remaining = self.deadline - time.monotonic()
@@ -97,10 +113,12 @@ class CaseRun:
             return False
         fields = self.case["input"]
         sent = f"{cmd} " + " ".join(f"{name}={value!r}" for name, value in fields.items())
+        blame = blame_verdict(sent, "", expect, {"cmd": cmd, **fields})
+        self.blame_now = blame  # an engine that fails on it fails on the refusal's rule
         reply = self.ask(cmd, **fields)
         if not same_refusal(expect, reply):
             what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
-            raise diverge(None, sent, what, blame_verdict(sent, "", expect))
+            raise diverge(None, sent, what, blame)
         return True
 
     def run_deal(self) -> None:
@@ -179,11 +197,24 @@ class CaseRun:
             )
 
     def run_setup(self) -> None:
-        self.blame_now = blame_verdict("new_game", "", self.case["expect"])
-        reply = self.ask("new_game", **self.case["setup"])
-        if not same_refusal(self.case["expect"], reply):
-            expected = describe_expect(self.case["expect"])
-            what = f"new_game: expected {expected}, the engine {describe_reply(reply)}"
+        """A set-up's verdict. An engine that deals its own gets the deal as a position (or,
+        when a position cannot state the set-up, no deal), and the reference's verdict on
+        that request is due (dekal.conformance.own_deal)."""
+        request, expect = {"cmd": "new_game", **self.setup}, self.case["expect"]
+        if self.own_deal and "deal" in self.setup:
+            position = setup_position(self.setup)
+            request = (
+                {"cmd": "new_game", "position": position}
+                if position is not None
+                else {**request, "deal": None}
+            )
+            expect = reference_reply(request, own=position is None)
+        self.blame_now = blame_verdict("new_game", "", expect, request)
+        reply = self.ask(**request)
+        if not same_refusal(expect, reply):
+            what = (
+                f"new_game: expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
+            )
             raise diverge(0, "new_game", what, self.blame_now)
 
     def new_game(self) -> None:
@@ -193,16 +224,16 @@ class CaseRun:
         attribution.blame_refused_position: the position is reachable, so the engine reads
         otherwise the rule of who acts in it."""
         self.blame_now = blame_verdict("new_game", "", {"ok": True})
-        if "position" in self.case["setup"]:
-            self.blame_now = blame_refused_position(str(self.case["setup"]["position"]))
-        reply = self.ask("new_game", **self.case["setup"])
+        if "position" in self.setup:
+            self.blame_now = blame_refused_position(str(self.setup["position"]))
+        reply = self.ask("new_game", **self.setup)
         if not reply.get("ok"):
             what = f"expected the set-up accepted, the engine {describe_reply(reply)}"
             raise diverge(0, "new_game", what, self.blame_now)
 
     def start(self) -> str:
         self.new_game()
-        sent = "position" if "position" in self.case["setup"] else "new_game"
+        sent = "position" if "position" in self.setup else "new_game"
         return self.check_position(0, sent, self.case["start"]["position"])
 
     def check_position(
@@ -212,12 +243,16 @@ class CaseRun:
         expected: str,
         result: Message | None = None,
         after_refusal: bool = False,
+        before: str = "",
+        deal: Message | None = None,
     ) -> str:
         """The engine's position (and public view, if claimed) after `sent`; the position.
 
         When the step ends a round (`result` is its expected result) and the position differs
         only in what scoring writes (totals, and the phase they decide), the result is
         compared first: a wrong cancellation (S1) shows in the totals, but it is S1's fault.
+        A position that differs after an accepted step is blamed from the reference's trace
+        of the step played from `before` (a new round's from its `deal`).
         """
         reply = self.ask("position")
         blame = Blame(action_rule(sent, variant_of(expected)), "position")
@@ -231,7 +266,7 @@ class CaseRun:
                 if result is not None and scored:
                     self.check_result(step, sent, result, expected)
                 what = "the position differs"
-                blame = blame_position(sent, expected, str(actual))
+                blame = blame_step(before, sent, expected, str(actual), deal)
             raise diverge(
                 step, sent, what, blame, expected=expected, actual=str(actual), kind="position"
             )
@@ -267,6 +302,9 @@ class CaseRun:
             if "request" in step:
                 self.run_request_step(number, step, position)
                 continue
+            if "new_round" in step and self.own_deal:
+                position = self.own_round(number, step, position)
+                continue
             if "action" in step:
                 sent = step["action"]
                 self.blame_now = Blame(action_rule(sent, variant_of(position)), "action")
@@ -277,7 +315,8 @@ class CaseRun:
                 reply = self.ask("new_round", deal=step["new_round"])
             if not same_refusal(expect, reply):
                 what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
-                blame = blame_verdict(sent, position, expect)
+                request = {"cmd": "action", "action": sent} if "action" in step else None
+                blame = blame_verdict(sent, position, expect, request)
                 wanted, actual = (
                     expect.get("position", position),
                     self.ask("position").get("position"),
@@ -296,7 +335,14 @@ class CaseRun:
             if not expect["ok"]:
                 self.check_position(number, sent, position, after_refusal=True)
                 continue
-            position = self.check_position(number, sent, expect["position"], expect.get("result"))
+            position = self.check_position(
+                number,
+                sent,
+                expect["position"],
+                expect.get("result"),
+                before=position,
+                deal=step.get("new_round"),
+            )
             if "legal" in expect:
                 self.blame_now = blame_legal(position)
                 legal = self.must_succeed(
@@ -307,6 +353,41 @@ class CaseRun:
                 self.check_result(number, sent, expect["result"], position)
             self.send_probes(number, position, step.get("probes", []))
 
+    def own_round(self, number: int, step: Message, position: str) -> str:
+        """A new round for an engine that deals its own (dekal.conformance.own_deal): sent
+        with no deal; the verdict and every field the deal does not decide are compared, then
+        the game goes on from the case's position, loaded as a position. The position."""
+        expect = step["expect"]
+        if not expect["ok"] and expect.get("rule") not in ROUND_REFUSALS:
+            self.notes.append(
+                f"step {number} not sent: its refusal is about the deal given, and this engine "
+                "deals its own"
+            )
+            return position
+        self.blame_now = blame_verdict("new_round", position, {"ok": True})
+        reply = self.ask("new_round", deal=None)
+        if not same_refusal(expect, reply):
+            what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
+            raise diverge(number, "new_round", what, blame_verdict("new_round", position, expect))
+        if not expect["ok"]:
+            return self.check_position(number, "new_round", position, after_refusal=True)
+        wanted = str(expect["position"])
+        dealt = str(
+            self.must_succeed(self.ask("position"), number, "position", "position", self.blame_now)
+        )
+        if without_deal(dealt) != without_deal(wanted):
+            actual = with_dealt_fields(dealt, wanted)
+            blame = blame_step(position, "new_round", wanted, actual, step["new_round"])
+            what = "the position after the engine's own deal differs (beyond the deal)"
+            raise diverge(
+                number, "new_round", what, blame, expected=wanted, actual=dealt, kind="position"
+            )
+        self.blame_now = blame_refused_position(wanted)
+        if not self.ask("new_game", position=wanted).get("ok"):
+            what = "the engine did not load the position of the case's deal"
+            raise diverge(number, "new_round", what, self.blame_now)
+        return self.check_position(number, "new_round", wanted, expect.get("result"))
+
     def run_request_step(self, number: int, step: Message, position: str) -> None:
         """A step that sends another request (suite v2: `result` before the round is
         scored, bad perft depths): its typed refusal, or its answer; the game unchanged."""
@@ -315,13 +396,13 @@ class CaseRun:
         reply = self.ask(**request)
         if not same_refusal(expect, reply):
             what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
-            raise diverge(number, sent, what, blame_request(request["cmd"], expect, position))
+            raise diverge(number, sent, what, blame_request(request, expect, position))
         if expect["ok"] and request["cmd"] == "result":
             self.check_result(number, sent, expect["reply"], position)
         elif expect["ok"]:
             answer = {k: v for k, v in reply.items() if k not in ("id", "ok")}
             if answer != expect["reply"]:
-                what, blame = "the answer differs", blame_request(request["cmd"], expect, position)
+                what, blame = "the answer differs", blame_request(request, expect, position)
                 wanted, got = json.dumps(expect["reply"]), json.dumps(answer)
                 raise diverge(number, sent, what, blame, expected=wanted, actual=got)
         self.check_position(number, sent, position, after_refusal=not expect["ok"])

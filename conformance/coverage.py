@@ -2,7 +2,9 @@
 "Coverage").
 
 * **must-level coverage of what you claim**: `must` cases passed ÷ `must` cases whose needs
-  the engine claims in hello. 100% means: everything you say you do, you do.
+  the engine claims in hello. 100% means: everything you say you do, you do. A case an
+  engine cannot run in its mode (it deals its own and does not claim `position`: the case
+  gives a deal) is not claimed: it is counted apart, as "cannot be run in this mode".
 * **core coverage**: core `must` checks run ÷ core `must` checks, where a check is a case
   (or a case and its twin under the other first-player rule, counted once) and a core case
   depends on nothing optional (dekal.conformance.needs: it tests no rule of the eject push, the
@@ -22,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from dekal.conformance.needs import Need, is_core, needs_of, skip_reason, unmet_needs
+from dekal.conformance.own_deal import MODE_REASON, cannot_run
 from dekal.conformance.protocol import Message
 from dekal.conformance.runner import Outcome, Run
 from dekal.conformance.vectors import Case
@@ -91,7 +94,19 @@ def passed(outcome: Outcome) -> bool:
 
 
 def claimed(case: Case, info: Message) -> bool:
-    return not unmet_needs(case, info)
+    """The engine claims what the case needs, and can run it in its mode: an engine that
+    deals its own and does not claim `position` cannot run a case that gives a deal
+    (dekal.conformance.own_deal). Such a case is counted apart (`cannot_run_count`), never
+    as claimed and not passed."""
+    return not unmet_needs(case, info) and not cannot_run(case, info)
+
+
+def cannot_run_count(run: Run) -> int:
+    """Cases asked for whose needs the engine claims but that it cannot run in its mode."""
+    cases = run.cases or [o.case for o in run.outcomes]
+    return sum(
+        1 for case in cases if not unmet_needs(case, run.info) and cannot_run(case, run.info)
+    )
 
 
 def rule_coverage(run: Run) -> dict[str, RuleCoverage]:
@@ -111,18 +126,24 @@ def rule_coverage(run: Run) -> dict[str, RuleCoverage]:
             if outcome.status == "skip":
                 row.skipped_cases += 1
                 row.skipped.update(str(need) for need in unmet_needs(case, run.info))
+                if cannot_run(case, run.info):
+                    row.skipped.update(["a given deal or position"])
     return dict(sorted(table.items(), key=lambda item: rule_key(item[0])))
 
 
 def skip_reasons(run: Run) -> Counter[str]:
     """Skipped cases grouped by the need they lack: "needs first: lowest (not claimed)" -> 42
     (a case that lacks two needs is counted under both)."""
-    return Counter(
+    reasons = Counter(
         skip_reason([need])
         for o in run.outcomes
         if o.status == "skip"
         for need in unmet_needs(o.case, run.info)
     )
+    reasons.update(
+        o.message for o in run.outcomes if o.status == "skip" and o.message == MODE_REASON
+    )
+    return reasons
 
 
 def must_cases(run: Run) -> list[Case]:
@@ -174,6 +195,7 @@ def coverage_json(run: Run) -> dict[str, object]:
         "claimed": claimed_coverage(run).as_json(),
         "core": core_coverage(run).as_json(),
         "skipped": dict(skip_reasons(run).most_common()),
+        "cannot_run": {"count": cannot_run_count(run), "reason": MODE_REASON},
         "rules": {rule: row.as_json() for rule, row in rule_coverage(run).items()},
     }
 
@@ -181,6 +203,15 @@ def coverage_json(run: Run) -> dict[str, object]:
 def coverage_text(run: Run) -> str:
     """The coverage section of the text report."""
     lines = ["coverage", f"  {claimed_coverage(run)}", f"  {core_coverage(run)}"]
+    apart = cannot_run_count(run)
+    if apart:
+        lines.append(
+            f"  cannot be run in this mode: {apart} case{'' if apart == 1 else 's'} "
+            f"({MODE_REASON}; not counted as claimed)"
+        )
+        ids = [o.id for o in run.outcomes if o.status == "skip" and o.message == MODE_REASON]
+        more = f", … and {len(ids) - 8} more (--json lists each)" if len(ids) > 8 else ""
+        lines.append(f"    {', '.join(ids[:8])}{more}")
     reasons = skip_reasons(run)
     if reasons:
         skipped = run.count("skip")

@@ -208,7 +208,11 @@ def coverage_html(columns: list[dict[str, Any]]) -> str:
             f'<tr class="coverage"{attributes(data)}><td>{esc(engine_name(engine))}</td>'
             f"<td>{esc(figure_text(*claimed))}</td><td>{esc(figure_text(*core))}</td></tr>"
         )
-    return '<table class="coverage">\n' + "\n".join(rows) + "\n</table>"
+    apart = [(e, e["coverage"].get("cannot_run") or {}) for e in columns]  # own-deal mode
+    notes = [f'<p class="cannot-run">{esc(engine_name(e))}: {n["count"]} cases cannot be run in'
+             f' this mode ({esc(n["reason"])}); not counted as claimed.</p>'
+             for e, n in apart if n.get("count")]  # fmt: skip
+    return '<table class="coverage">\n' + "\n".join(rows) + "\n</table>" + "".join(notes)
 
 
 def skipped_html(engine: dict[str, Any]) -> str:

@@ -40,6 +40,7 @@ from dekal.conformance.attribution import (
     blame_public,
     blame_refused_step_moved,
     blame_result,
+    blame_step,
     blame_verdict,
     differing_fields,
     variant_of,
@@ -223,7 +224,7 @@ class LockStep:
                     parted=True,
                 )
                 return
-            blame = blame_position(sent, want, got)
+            blame = blame_step(before, sent, want, got)
             yield Deviation(
                 blame, step, sent, "the position differs", want, got, "position", parted=True
             )

@@ -75,7 +75,8 @@ class PerftRun(CaseRun):
                 what = f"expected accepted, the engine {describe_reply(reply)}"
                 raise diverge(number, action, what, blame_verdict(action, before, {"ok": True}))
             reference.act(action)
-            self.check_position(number, action, reference.position(), reference.result())
+            after = reference.position()
+            self.check_position(number, action, after, reference.result(), before=before)
 
     def perft(self, depth: int, step: int, sent: str) -> tuple[object, dict[str, object]]:
         reply = self.ask("perft", depth=depth)

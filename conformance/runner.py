@@ -32,15 +32,17 @@ from dekal.conformance.compare import (
     result_shape,
     same_refusal,
 )
+from dekal.conformance.expect import ExpectedFailures
 from dekal.conformance.needs import skip_reason, unmet_needs
+from dekal.conformance.own_deal import MODE_REASON, cannot_run
 from dekal.conformance.perft_run import PerftRun, ReferenceGame, node_actions
 from dekal.conformance.protocol import Message
 from dekal.conformance.vectors import Case
 
 __all__ = [  # what was importable from here before the split (compare, case_run, perft_run)
     "STATUSES", "CaseRun", "Diverged", "Divergence", "Outcome", "PerftRun", "ReferenceGame",
-    "Run", "blame_request", "cell_list", "compare_sets", "describe_expect", "describe_reply",
-    "diverge", "first_result_difference", "missing_support", "needs_given_deal",
+    "Run", "apply_expected", "blame_request", "cell_list", "compare_sets", "describe_expect",
+    "describe_reply", "diverge", "first_result_difference", "missing_support", "needs_given_deal",
     "node_actions", "result_shape", "run_case", "run_suite", "same_refusal",
 ]  # fmt: skip
 
@@ -69,15 +71,10 @@ def missing_support(case: Case, info: Message) -> str | None:
 
 
 def needs_given_deal(case: Case, info: Message) -> str | None:
-    """An engine that deals for itself (hello `"deals": "own"`) cannot play a case whose
-    expectations follow from a deal the runner gives (spec/protocol.md, own-deal mode)."""
-    if info.get("deals") != "own":
-        return None
-    setup = case.get("setup", {})
-    steps = case.get("steps", [])
-    if "deal" in setup or any("new_round" in step for step in steps):
-        return "needs a given deal (the engine deals its own)"
-    return None
+    """An engine that deals for itself (hello `"deals": "own"`) cannot play a case that gives
+    a deal unless it claims `position`, which gets the deal as a position
+    (dekal.conformance.own_deal; spec/protocol.md, own-deal mode)."""
+    return MODE_REASON if cannot_run(case, info) else None
 
 
 def run_case(engine: Engine, case: Case, timeout: float) -> Outcome:
@@ -102,7 +99,8 @@ def run_case(engine: Engine, case: Case, timeout: float) -> Outcome:
         message = f"the engine's reply is malformed ({type(error).__name__}: {error})"
         seconds = time.monotonic() - started
         return Outcome(case, "error", message=message, seconds=seconds, blame=case_run.blame_now)
-    return Outcome(case, "pass", seconds=time.monotonic() - started)
+    message = "; ".join(case_run.notes)
+    return Outcome(case, "pass", message=message, seconds=time.monotonic() - started)
 
 
 @dataclass
@@ -146,7 +144,7 @@ class Run:
 def run_suite(
     engine: Engine,
     cases: list[Case],
-    expected_failures: dict[str, str] | None = None,
+    expected_failures: ExpectedFailures | None = None,
     timeout: float = 10.0,
     advance: Callable[[Outcome], None] | None = None,
     strict: bool = False,
@@ -154,11 +152,12 @@ def run_suite(
     suite: str = SUITE_VERSION,
 ) -> Run:
     """Run every case, restarting the engine after an error; stop only if it cannot restart,
-    or, with `fail_fast`, after the first unexpected failure, error or pass. `suite` is the
+    or, with `fail_fast`, after the first unexpected failure, error or pass. Failures listed
+    in `expected_failures` (--expect) become expected ones (apply_expected). `suite` is the
     version the cases were loaded from (load_cases(suite)): the run's reports name it."""
     from dekal.conformance.client import EngineUnusable
 
-    expected_failures = expected_failures or {}
+    expected_failures = expected_failures or ExpectedFailures()
     run = Run(engine.label, dict(engine.info), strict=strict, cases=list(cases), suite=suite)
     for index, case in enumerate(cases):
         outcome = run_case(engine, case, timeout)
@@ -178,13 +177,7 @@ def run_suite(
                         Outcome(rest, "error", message="not run: the engine could not be restarted")
                     )
                 break
-        reason = expected_failures.get(case["id"])
-        if reason is not None:
-            outcome.reason = reason
-            if outcome.status in ("fail", "error"):
-                outcome.status = "xfail"
-            elif outcome.status == "pass":
-                outcome.status = "xpass"
+        apply_expected(outcome, expected_failures)
         run.outcomes.append(outcome)
         if advance is not None:
             advance(outcome)
@@ -195,3 +188,22 @@ def run_suite(
             )
             break
     return run
+
+
+def apply_expected(outcome: Outcome, expected: ExpectedFailures) -> None:
+    """A failure (or error) whose case is listed with the rule it is blamed on, or whose rule
+    is listed alone, is expected (`xfail`); a listed case that passes is an unexpected pass
+    (`xpass`); a listed case that fails on another rule stays a failure, and says so."""
+    listed = expected.for_case(outcome.id)
+    if outcome.status in ("fail", "error"):
+        rule = outcome.blame.rule if outcome.blame is not None else None
+        entry = expected.match(outcome.id, rule)
+        if entry is not None:
+            outcome.status, outcome.reason = "xfail", entry.reason
+        elif listed:
+            rules = ", ".join(entry.rule for entry in listed)
+            outcome.reason = (
+                f"as failing on {rules} ({listed[0].reason}); it fails on {rule or 'no rule'}"
+            )
+    elif outcome.status == "pass" and listed:
+        outcome.status, outcome.reason = "xpass", listed[0].reason

@@ -198,10 +198,12 @@ def _(mp: pytest.MonkeyPatch) -> None:
     replace_everywhere(mp, ranking.ranking, _ranking_with(_right_key, dense=True))
 
 
-@misreading("highest-wins", "S3", "the highest score wins")
+@misreading("highest-wins", "S3", "the highest score wins a round")
 def _(mp: pytest.MonkeyPatch) -> None:
+    # a single round only: a match ranked by the highest total would break S4 as well
     def key(state: GameState, score: Score, seat: int) -> tuple[int, ...]:
-        return tuple(-k for k in _right_key(state, score, seat))
+        right = _right_key(state, score, seat)
+        return tuple(-k for k in right) if state.rules.threshold is None else right
 
     replace_everywhere(mp, ranking.ranking, _ranking_with(key))
 
@@ -353,11 +355,13 @@ def _(mp: pytest.MonkeyPatch) -> None:
 def _(mp: pytest.MonkeyPatch) -> None:
     original = push.push_chain
 
+    # slide pushes only: P2 forbids direct placement in its own words, so a misreading of
+    # both variants would break two rules
     def chain(hole: int, move: Any, variant: str = "slide") -> list[int]:
         try:
             return original(hole, move, variant)
         except IllegalAction as error:
-            if "straight into the hole" in error.message:
+            if "straight into the hole" in error.message and variant == "slide":
                 return [hole]
             raise
 
@@ -395,10 +399,12 @@ def _(mp: pytest.MonkeyPatch) -> None:
 # -- M1–M5, T1, T4, B1: set-up and refusals ----------------------------------------------
 @misreading("no-deck-check", "M1", "a deal is not checked to be the 100 cards")
 def _(mp: pytest.MonkeyPatch) -> None:
-    def check_deal(deal: Any) -> None:
-        deal.check_players(deal.players)
-        for seat, grid in enumerate(deal.grids):
-            if len(grid) != 16:
+    # `dealt`, not `deal`: the module `deal` is read inside (naming the argument `deal` made
+    # this misreading crash on every set-up instead of skipping the count)
+    def check_deal(dealt: Any) -> None:
+        deal.check_players(dealt.players)
+        for seat, grid in enumerate(dealt.grids):
+            if len(grid) != 16 or any(not 1 <= v <= 10 for v in grid):
                 raise IllegalAction("M3", f"seat {seat}'s grid must be 16 cards")
 
     replace_everywhere(mp, deal.check_deal, check_deal)
@@ -488,13 +494,16 @@ def _(mp: pytest.MonkeyPatch) -> None:
 
 @misreading("sides-swapped", "P1", "L means the card enters from the right (and T from the bottom)")
 def _(mp: pytest.MonkeyPatch) -> None:
-    original = push.line_cells
+    original = push.push_chain
     mirror = {"L": "R", "R": "L", "T": "B", "B": "T"}
 
-    def line_cells(side: str, line: int) -> list[int]:
-        return original(mirror[side], line)
+    # slide pushes only: mirrored eject pushes along full lines would break P2 as well
+    def chain(hole: int, move: Any, variant: str = "slide") -> list[int]:
+        if variant != "slide" or move.side not in mirror:
+            return original(hole, move, variant)
+        return original(hole, replace(move, side=mirror[move.side]), variant)
 
-    replace_everywhere(mp, original, line_cells)
+    replace_everywhere(mp, original, chain)
 
 
 @misreading("chosen-ignored", "F3", "with the chosen rule, seat 0 starts whoever was chosen")

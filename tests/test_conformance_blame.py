@@ -210,6 +210,55 @@ def chosen_seat_off_by_one() -> Any:
     return api(new_game=new_game)
 
 
+# -- engines that go on by themselves right after a push (issue 18: blamed on P1/T5 before) ------
+def last_take_played_unasked() -> Any:
+    """T3 broken: after a push leaves one card in the centre, the engine takes it for the last
+    seat (it has no choice), and waits for that seat's push."""
+
+    def push(state: GameState, seat: int, move: Push) -> GameState:
+        after = dekal_ref.push(state, seat, move)
+        if after.phase is Phase.TAKE and len(after.centre) == 1 and after.to_act is not None:
+            return dekal_ref.take(after, after.to_act, after.centre[0])
+        return after
+
+    return api(push=push)
+
+
+def last_cards_revealed_unasked() -> Any:
+    """T1 broken: when every seat has one face-down card left (turn 16), the engine reveals
+    them all as soon as the turn starts."""
+
+    def push(state: GameState, seat: int, move: Push) -> GameState:
+        after = dekal_ref.push(state, seat, move)
+        if after.phase is not Phase.REVEAL:
+            return after
+        cells = [after.face_down_cells(s) for s in range(after.players)]
+        if any(len(seat_cells) != 1 for seat_cells in cells):
+            return after
+        for s, (cell,) in enumerate(cells):
+            after = dekal_ref.reveal(after, s, cell)
+        return after
+
+    return api(push=push)
+
+
+def lowest_card_takes_first_every_turn() -> Any:
+    """T2 broken: on every turn, not only the first, the lowest revealed card's seat takes
+    first (the engine moves the start so that the token lands on it)."""
+
+    def reveal(state: GameState, seat: int, cell: int) -> GameState:
+        after = dekal_ref.reveal(state, seat, cell)
+        first_turn = state.round == 1 and state.turn == 1
+        if first_turn or after.phase is not Phase.TAKE or state.rules.first != "lowest":
+            return after
+        picks = [cell if s == seat else pick for s, pick in enumerate(state.picks)]
+        values = [state.values(s)[pick] for s, pick in enumerate(picks) if pick is not None]
+        lowest = values.index(min(values))
+        return replace(after, start=(lowest - (after.turn - 1)) % after.players)
+
+    return api(reveal=reveal)
+
+
 FAULTS: dict[str, tuple[Callable[[], Any], str]] = {
     "diagonal cancellation": (lambda: scored_by(diagonal_cancel), "S1"),
     "cancelled cards still count as left": (lambda: scored_by(cancelled_cards_still_count), "S2"),
@@ -224,6 +273,9 @@ FAULTS: dict[str, tuple[Callable[[], Any], str]] = {
     "refusing a face-up reveal with T3": (wrong_rule, "T1"),
     "a refused take moves a card": (changes_on_refusal, "B1"),
     "perft counting each seat's reveal": (seat_by_perft, "T1"),
+    "the last take played unasked": (last_take_played_unasked, "T3"),
+    "the last cards revealed unasked": (last_cards_revealed_unasked, "T1"),
+    "the lowest card takes first on every turn": (lowest_card_takes_first_every_turn, "T2"),
 }
 
 

@@ -79,32 +79,56 @@ def test_a_broken_engine_fails_with_exit_1_a_matrix_and_pictures(tmp_path: Path)
     assert suites.find("testsuite").get("failures") == "2"  # type: ignore[union-attr]
 
 
+def run_diagonal(known: Path, cases: str = "score-0001,score-0003") -> tuple[int, str]:
+    return dekal(
+        "conformance",
+        "run",
+        "--python",
+        "test_conformance_runner:diagonal",
+        "--filter",
+        cases,
+        "--expect",
+        str(known),
+    )
+
+
 def test_expect_file_turns_known_failures_into_expected_ones(tmp_path: Path) -> None:
     known = tmp_path / "known.txt"
-    known.write_text("# our engine cancels diagonals\nscore-0003 diagonal cancellation\n")
-    code, out = dekal(
-        "conformance",
-        "run",
-        "--python",
-        "test_conformance_runner:diagonal",
-        "--filter",
-        "score-0001,score-0003",
-        "--expect",
-        str(known),
-    )
+    known.write_text("# our engine cancels diagonals\nscore-0003 S1 diagonal cancellation\n")
+    code, out = run_diagonal(known)
     assert code == 0 and "1 expected failure" in out
-    known.write_text(json.dumps({"score-0001": "listed by mistake", "score-0003": "diagonals"}))
-    code, out = dekal(
-        "conformance",
-        "run",
-        "--python",
-        "test_conformance_runner:diagonal",
-        "--filter",
-        "score-0001,score-0003",
-        "--expect",
-        str(known),
-    )
+    listed = [
+        {"case": "score-0001", "rule": "S1", "reason": "by mistake"},
+        {"case": "score-0003", "rule": "S1"},
+    ]
+    known.write_text(json.dumps(listed))
+    code, out = run_diagonal(known)
     assert code == 1 and "UNEXPECTED PASS score-0001" in out
+
+
+def test_expect_a_case_failing_on_another_rule_is_unexpected(tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_text("score-0003 S2 we count cards our own way\n")
+    code, out = run_diagonal(known)
+    assert code == 1 and "FAIL score-0003" in out
+    said = "listed in --expect: as failing on S2 (we count cards our own way); it fails on S1"
+    assert said in out
+
+
+def test_expect_a_rule_line_covers_every_case_failing_on_it(tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_text("S1 diagonals cancel in our engine\n")
+    code, out = run_diagonal(known, "score-0001,score-0003,score-0007")
+    assert code == 0 and "2 expected failure" in out
+
+
+def test_expect_a_line_without_a_rule_is_refused_naming_it(tmp_path: Path) -> None:
+    known = tmp_path / "known.txt"
+    known.write_text("# old style\nscore-0003 diagonal cancellation\n")
+    result = runner.invoke(app, ["conformance", "run", "--expect", str(known), "--json"])
+    error = json.loads(result.stdout)["error"]
+    assert result.exit_code == 2 and error["field"] == "--expect"
+    assert "line 2: 'diagonal' is not a rule ID" in error["message"]
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,8 @@ import pytest
 import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.client import InProcessEngine
+from dekal.conformance.coverage import claimed_coverage, coverage_json, coverage_text
+from dekal.conformance.own_deal import MODE_REASON
 from dekal.conformance.reachable import check_reachable
 from dekal.conformance.runner import run_suite
 from dekal.conformance.serve import bundled_adapter, serve
@@ -130,18 +132,38 @@ def test_an_own_deal_engine_deals_its_seeded_deals_when_sent_null() -> None:
     assert "deals" not in ask(bundled_adapter("ref"), "hello")
 
 
-def test_the_runner_skips_what_needs_a_given_deal_and_the_rest_passes() -> None:
-    cases = load_cases()
+def test_an_own_deal_engine_with_position_runs_every_case_and_passes() -> None:
     engine = InProcessEngine(lambda: bundled_adapter("ref", own_deal=True), label="own-deal")
+    try:
+        run = run_suite(engine, load_cases())
+    finally:
+        engine.close()
+    assert run.count("skip") == 0 and run.unexpected == []
+    assert {o.status for o in run.outcomes} == {"pass"}
+    # refused new rounds about the deal itself (M1, M2, M3, notation) cannot be asked of it
+    noted = {o.id for o in run.outcomes if o.message}
+    assert noted and all("not sent" in o.message for o in run.outcomes if o.message)
+    assert claimed_coverage(run).ratio == 1.0
+
+
+def test_an_own_deal_engine_without_position_is_told_which_cases_it_cannot_run() -> None:
+    def own_deal_no_position() -> ProtocolAdapter:
+        return ProtocolAdapter(dekal_ref, deals="own", features=("match", "perft", "public"))
+
+    cases = [c for c in load_cases() if c["id"] in ("game-0001", "M1-neg-0001", "score-0001")]
+    engine = InProcessEngine(own_deal_no_position, label="own-deal, no position")
     try:
         run = run_suite(engine, cases)
     finally:
         engine.close()
     skipped = {o.id: o.message for o in run.outcomes if o.status == "skip"}
-    assert set(skipped.values()) == {"needs a given deal (the engine deals its own)"}
-    assert {o.status for o in run.outcomes} == {"pass", "skip"}
-    ran = {o.case["kind"] for o in run.outcomes if o.status == "pass"}
-    assert {"score", "push", "pushes", "deal", "game", "setup"} <= ran  # games from positions
+    assert skipped == {"game-0001": MODE_REASON, "M1-neg-0001": MODE_REASON}
+    assert run.unexpected == [] and run.count("pass") == 1
+    # counted apart: not claimed-and-not-passed, so the badge is green
+    assert (claimed_coverage(run).count, claimed_coverage(run).of) == (1, 1)
+    assert coverage_json(run)["cannot_run"] == {"count": 2, "reason": MODE_REASON}
+    text = coverage_text(run)  # per case, as in the JSON's messages
+    assert "cannot be run in this mode: 2 cases" in text and "M1-neg-0001" in text
 
 
 def test_an_unreadable_line_gets_a_bad_request_with_a_null_id() -> None:

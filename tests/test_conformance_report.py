@@ -81,7 +81,7 @@ def test_the_json_report_is_versioned_and_every_outcome_is_complete() -> None:
     report = report_json([ranking_run()])
     assert report["report_version"] == REPORT_VERSION
     (engine,) = report["engines"]
-    assert set(engine["coverage"]) == {"claimed", "core", "skipped", "rules"}
+    assert set(engine["coverage"]) == {"claimed", "core", "skipped", "cannot_run", "rules"}
     failed = next(case for case in engine["cases"] if case["status"] == "fail")
     assert (failed["rule"], failed["field"], failed["counted_under"]) == ("S3", "ranking", ["S3"])
     assert failed["blame"] == "S3 (ranking)"

@@ -19,6 +19,7 @@ import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.attribution import Blame
 from dekal.conformance.client import EngineUnusable, InProcessEngine, bundled_engine
+from dekal.conformance.expect import ExpectedFailures, parse_expect
 from dekal.conformance.protocol import Message
 from dekal.conformance.runner import Run, run_suite
 from dekal.conformance.vectors import load_cases, matches
@@ -308,11 +309,29 @@ def test_faults_are_errors_and_the_run_goes_on(
     assert others and all(o.status == "pass" for o in others)  # restarted, the run went on
 
 
+def known(text: str) -> ExpectedFailures:
+    return parse_expect(text, "known.txt")
+
+
 def test_expected_failures_and_unexpected_passes() -> None:
-    known = {"score-0003": "we cancel diagonals on purpose", "score-0001": "listed by mistake"}
-    run = judge(diagonal, subset("score-0001", "score-0003"), expected_failures=known)
+    listed = known("score-0003 S1 we cancel diagonals on purpose\nscore-0001 S1 by mistake")
+    run = judge(diagonal, subset("score-0001", "score-0003"), expected_failures=listed)
     assert statuses(run) == {"score-0001": "xpass", "score-0003": "xfail"}
     assert [o.id for o in run.unexpected] == ["score-0001"]
+
+
+def test_a_listed_case_failing_on_another_rule_is_an_unexpected_failure() -> None:
+    run = judge(diagonal, subset("score-0003"), expected_failures=known("score-0003 S3 ties"))
+    (outcome,) = run.outcomes
+    assert outcome.status == "fail" and run.unexpected == [outcome]
+    assert outcome.reason == "as failing on S3 (ties); it fails on S1"
+
+
+def test_a_rule_line_expects_any_case_failing_on_that_rule() -> None:
+    cases = subset("score-0001", "score-0003", "score-0007")
+    run = judge(diagonal, cases, expected_failures=known("S1 we cancel diagonals"))
+    assert statuses(run) == {"score-0001": "pass", "score-0003": "xfail", "score-0007": "xfail"}
+    assert run.unexpected == []
 
 
 def test_a_case_the_engine_does_not_claim_is_skipped() -> None:
@@ -372,7 +391,7 @@ def test_fail_fast_stops_at_the_first_unexpected_failure() -> None:
 
 def test_fail_fast_goes_on_past_expected_failures() -> None:
     cases = subset("score-0003", "score-0007")
-    run = judge(diagonal, cases, fail_fast=True, expected_failures={"score-0003": "known"})
+    run = judge(diagonal, cases, fail_fast=True, expected_failures=known("score-0003 S1"))
     assert statuses(run) == {"score-0003": "xfail", "score-0007": "fail"} and run.not_run == []
 
 

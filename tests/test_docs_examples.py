@@ -118,8 +118,9 @@ def _replays(command: list[str], answer: dict[str, object]) -> bool:
 SETTINGS: dict[str, Setting] = {
     "docs/validate.md": Setting(
         reason="its examples run the page's own Python engine, saved as diagonal_engine.py, "
-        "and write report.html and badge.svg: they run in a fresh folder",
-        files={"diagonal_engine.py": "python"},
+        "reads the page's known.txt, and writes report.html and badge.svg: they run in a "
+        "fresh folder",
+        files={"diagonal_engine.py": "python", "known.txt": "text known.txt"},
     ),
     "docs/puzzles.md": Setting(
         reason="solve times vary, and Z3 may answer with another optimal witness",

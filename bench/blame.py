@@ -1,0 +1,111 @@
+"""Blame: is a fault planted in one rule blamed on that rule only? (issue 18, part 2)
+
+Every single-rule fault of the test suite is judged by the whole conformance suite: the
+misreadings of tests/misreadings.py (each served as its own engine process, so that the judge
+in this process, whose reference plays alongside, is not misread too) and the broken engines
+of tests/test_conformance_blame.py (judged in-process, they wrap the reference without
+touching it). For each fault: the rules its failures are blamed on; the figure is the share
+of caught faults whose failures are all blamed on the rule they break.
+
+    python bench/blame.py                      # every fault (minutes: the suite, 50 times)
+    python bench/blame.py tie token            # only the faults whose name holds a word
+    python bench/blame.py --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+
+
+def serve_misreading(name: str) -> None:
+    """The reference with one misreading planted, speaking the protocol on stdin/stdout."""
+    import pytest
+
+    sys.path.insert(0, str(TESTS))
+    from misreadings import MISREADINGS
+
+    from dekal.conformance.serve import main
+
+    (misread,) = [m for m in MISREADINGS if f"{m.rule}-{m.name}" == name]
+    misread.plant(pytest.MonkeyPatch())
+    main(["--engine", "ref"])
+
+
+def blamed(run: Any) -> Counter[str]:
+    return Counter(
+        outcome.blame.rule if outcome.blame else "none"
+        for outcome in run.outcomes
+        if outcome.status in ("fail", "error")
+    )
+
+
+def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
+    """(name, rule, engine maker) of every fault whose name holds one of `words`."""
+    sys.path.insert(0, str(TESTS))
+    import test_conformance_blame
+    from misreadings import MISREADINGS
+
+    from dekal.conformance.client import InProcessEngine, SubprocessEngine
+
+    found: list[tuple[str, str, Any]] = []
+    for misread in MISREADINGS:
+        name = f"{misread.rule}-{misread.name}"
+        command = f"{sys.executable} {Path(__file__).resolve()} --serve {name}"
+        found.append((name, misread.rule, lambda c=command: SubprocessEngine(c, timeout=seconds)))
+    for title, (factory, rule) in test_conformance_blame.FAULTS.items():
+        found.append(
+            (f"{rule}-{title}", rule, lambda f=factory, t=title: InProcessEngine(f, t, seconds))
+        )
+    return [f for f in found if not words or any(w in f[0] for w in words)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("words", nargs="*", help="only the faults whose name holds one")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        help="seconds per case (a loaded machine "
+        "turns short limits into errors blamed on the request in flight)",
+    )
+    parser.add_argument("--serve", metavar="MISREADING", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve_misreading(args.serve)
+        return
+    from dekal.conformance.runner import run_suite
+    from dekal.conformance.vectors import load_cases
+
+    cases = load_cases()
+    rows = []
+    for name, rule, make in faults(args.words, args.timeout):
+        engine = make()
+        try:
+            counts = blamed(run_suite(engine, cases, timeout=args.timeout))
+        finally:
+            engine.close()
+        rows.append({"fault": name, "rule": rule, "blamed": dict(counts.most_common())})
+        if not args.json:
+            verdict = "only" if set(counts) == {rule} else ("missed" if not counts else "ALSO")
+            print(f"{verdict:>6}  {name}: {dict(counts.most_common())}", flush=True)
+    caught = [row for row in rows if row["blamed"]]
+    right = [row for row in caught if set(row["blamed"]) == {row["rule"]}]
+    summary = {"faults": len(rows), "caught": len(caught), "blamed_only_on_their_rule": len(right)}
+    if args.json:
+        print(json.dumps({**summary, "rows": rows}, indent=1))
+    else:
+        print(f"{len(right)} of {len(caught)} caught faults ({len(rows)} planted) are blamed "
+              "only on the rule they break")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
