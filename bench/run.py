@@ -226,7 +226,7 @@ def bench_random_game(report: Report, n_ref: int, n_fast: int, rounds: int) -> N
 
 
 def table_loop_random(engine: Any, rules: Rules, seed: int) -> Any:
-    """One seeded game by the random policy through an engine's API, CONTRACTS.md's table loop:
+    """One seeded game by the random policy through an engine's API, docs/contracts.md's table loop:
     the seats still to pick reveal in seat order, then T3/T4's order; seat s draws from
     Draws(seat_seed(seed, s)) over its own legal actions. The kernel plays exactly this game."""
     from dekal.draws import Draws, seat_seed

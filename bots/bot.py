@@ -17,8 +17,11 @@ import dataclasses
 from typing import Any, Protocol
 
 from dekal.bots.greedy import GreedyBot
+from dekal.bots.ismcts import IsmctsBot
 from dekal.bots.observation import Observation
+from dekal.bots.pimc import PimcBot
 from dekal.bots.random_bot import RandomBot
+from dekal.bots.spec_string import spec_of as spec_of  # its old home: the name still works
 from dekal.draws import Draws
 from dekal_ref.actions import Action
 from dekal_ref.errors import NotationError
@@ -34,27 +37,17 @@ class Bot(Protocol):
     def act(self, obs: Observation, seat: int, draws: Draws) -> Action: ...
 
 
-def _kinds() -> dict[str, type[Any]]:
-    # The search bots are imported here: they import this module for spec_of.
-    from dekal.bots.ismcts import IsmctsBot
-    from dekal.bots.pimc import PimcBot
-
-    return {"random": RandomBot, "greedy": GreedyBot, "pimc": PimcBot, "ismcts": IsmctsBot}
+KINDS: dict[str, type[Any]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "pimc": PimcBot,
+    "ismcts": IsmctsBot,
+}
+"""Every bot class by name."""
 
 
 BOT_NAMES = ("random", "greedy", "pimc", "ismcts")
 """Every bot `make_bot` knows, weakest first."""
-
-
-def spec_of(kind: str, bot: object) -> str:
-    """The canonical spec string of a bot: its kind, then every option that differs from the
-    default, in field order (`pimc:samples=40`)."""
-    changed = [
-        f"{field.name}={getattr(bot, field.name)}"
-        for field in dataclasses.fields(bot)  # type: ignore[arg-type]
-        if getattr(bot, field.name) != field.default
-    ]
-    return f"{kind}:{','.join(changed)}" if changed else kind
 
 
 def _option_value(kind: str, field: dataclasses.Field[Any], text: str) -> object:
@@ -78,7 +71,7 @@ def _option_value(kind: str, field: dataclasses.Field[Any], text: str) -> object
 def make_bot(spec: str) -> Bot:
     """The bot a spec string names: `kind` or `kind:option=value,option=value`."""
     kind, _, options_text = spec.strip().partition(":")
-    kinds = _kinds()
+    kinds = KINDS
     if kind not in kinds:
         raise NotationError("bot", f"{shown(kind)} is not a bot: {', '.join(BOT_NAMES)}")
     cls = kinds[kind]

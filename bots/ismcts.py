@@ -29,10 +29,10 @@ import math
 from dataclasses import dataclass, field
 
 from dekal import fast
-from dekal.bots.bot import spec_of
 from dekal.bots.observation import Observation, legal_actions
 from dekal.bots.rollout import POLICIES, round_outcomes
 from dekal.bots.sampler import sample_fast
+from dekal.bots.spec_string import spec_of
 from dekal.bots.table import seat_to_act
 from dekal.bots.utility import UTILITIES
 from dekal.draws import Draws

@@ -32,10 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dekal import fast
-from dekal.bots.bot import spec_of
 from dekal.bots.observation import Observation, legal_actions
 from dekal.bots.rollout import POLICIES, round_outcomes
 from dekal.bots.sampler import sample_fast
+from dekal.bots.spec_string import spec_of
 from dekal.bots.utility import UTILITIES
 from dekal.draws import Draws
 from dekal_ref.actions import Action

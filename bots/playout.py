@@ -22,6 +22,7 @@ from dekal.bots.rollout import round_outcomes
 from dekal.bots.sampler import sample_fast
 from dekal.bots.table import seat_to_act
 from dekal.draws import Draws, game_seed, seat_seed
+from dekal.extras import available
 from dekal.state import FastState
 from dekal_ref.actions import Action
 from dekal_ref.state import Phase
@@ -52,7 +53,7 @@ def play_out(
     draws of seeds[k]. The two policies of docs/contracts.md run compiled (dekal.kernel, unless
     playout="python": then dekal.bots.rollout's Python loop); any other bot at the table."""
     if model in ROLLOUT_POLICIES and playout != "table":
-        if playout == "python":
+        if playout == "python" or not available("numba"):  # no `fast` extra: the same games
             played = round_outcomes(states, model, seeds, compiled=False)
             return [outcome_of(o.points, o.remaining, seat) for o in played]
         from dekal import kernel  # numba: imported only when a rollout needs it

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from dekal import bits
 from dekal.bots.greedy import greedy_push_index, greedy_take_value, visible_word
 from dekal.draws import Draws, seat_seed
+from dekal.extras import available
 from dekal.game import CLEAR_CELL, first_player_by_lowest_card, hole_of
 from dekal.grid import nth_cell
 from dekal.state import TURNS_PER_ROUND, FastState
@@ -106,9 +107,10 @@ def round_outcomes(
     """Each state played to the end of its round by `policy`, state k with seed seeds[k].
 
     compiled=True plays them in one call of the compiled kernel (dekal.kernel.rollouts, the
-    same games: tests/test_bots.py checks it); False, one by one in Python (play_round_out).
+    same games: tests/test_bots.py checks it); False, or numba not installed (the `fast`
+    extra), one by one in Python (play_round_out).
     """
-    if not compiled:
+    if not compiled or not available("numba"):
         return [play_round_out(s, policy, seed) for s, seed in zip(states, seeds, strict=True)]
     from dekal import kernel  # numba: imported only when a search bot first plays out
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from dekal import fast
-from dekal.bots.bot import Bot
 from dekal.bots.observation import legal_actions, observation_of
 from dekal.draws import Draws, seat_seed
 from dekal.position import to_reference
@@ -32,6 +32,9 @@ from dekal_ref.actions import Action
 from dekal_ref.errors import IllegalAction
 from dekal_ref.record import format_record, record_from_game
 from dekal_ref.state import GameState, Phase, Rules
+
+if TYPE_CHECKING:  # the bots import the table loop (seat_to_act): a type only, here
+    from dekal.bots.bot import Bot
 
 
 @dataclass(frozen=True)

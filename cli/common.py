@@ -8,10 +8,14 @@ Errors (issue 13): one line on standard error, `error: …`, naming the rule or 
     {"error": {"kind": "notation", "field": "grid", "message": "…"}}
 
 where `kind` is `illegal` (with `rule`), `notation` (with `field`), `usage` (a bad option or
-argument, with `field` naming it), `input` (an unreadable file, an unplayable puzzle; with
-`field` when one is named), `verdict` or `engine`; then the exit code. A key that does not
-apply is left out (never null). A command that already printed its JSON report (a `--check`
-that failed) says the verdict on standard error, so standard output stays one object. Every
+argument, with `field` naming it), `input` (an unreadable file, an unplayable puzzle),
+`missing_extra` (an optional library this use needs is not installed: with `extra`, the one
+to install, and `module`), `verdict` or `engine`; then the exit code. Every error names a
+rule or a field (issue 19): when the caller names neither, `fail` names the first option its
+message mentions, else the command itself. A key that does not apply is left out (never
+null). No word of the command line is quoted back longer than QUOTE_LIMIT characters,
+whoever wrote the message. A command that already printed its JSON report (a `--check` that
+failed) says the verdict on standard error, so standard output stays one object. Every
 command gets this by being registered with `cls=DekalCommand`; `fail` is the one way to
 report an error.
 
@@ -29,6 +33,7 @@ Exit codes (docs/guide.md):
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -48,6 +53,7 @@ from dekal.cli import paths
 from dekal.cli.help_format import ManPageCommand
 from dekal.cli.pictures import grid_picture as grid_picture  # re-exported: the commands' pictures
 from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
+from dekal.extras import MissingExtra
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
 from dekal_ref.json_reading import json_line
 from dekal_ref.reading import QUOTE_LIMIT, read_number, shortened, shown
@@ -83,10 +89,23 @@ _JSON_PRINTED: ContextVar[bool] = ContextVar("dekal_json_printed", default=False
 
 
 def print_json(payload: Any) -> None:
-    """One JSON object on one line, for machines."""
-    sys.stdout.write(json_line(payload) + "\n")
+    """One JSON object on one line, for machines: UTF-8 text always. A command-line word
+    that was not UTF-8 (its bytes kept as lone surrogates) is written as a \\u escape, not
+    as the raw bytes a JSON reader would refuse."""
+    line = json_line(payload)
+    if not line.isascii() and not _is_utf8(line):
+        line = json.dumps(payload, separators=(",", ":"), allow_nan=False)
+    sys.stdout.write(line + "\n")
     sys.stdout.flush()
     _JSON_PRINTED.set(True)
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def error_object(
@@ -134,6 +153,19 @@ def fail(
         where = "" if named else f"{field}: "
         err.print(Text(f"error: {where}{message}", style="bold red"))
     raise typer.Exit(code)
+
+
+def checked(check: Callable[[object], T], value: object, field: str) -> T:
+    """`check(value)`, or a one-line error (exit 2) naming `field`, from a command's body."""
+    try:
+        return check(value)
+    except paths.PathRefused as error:
+        fail(str(error), kind="usage", field=field)
+
+
+def missing_details(missing: MissingExtra) -> dict[str, Any]:
+    """The JSON error's keys for a missing extra: which extra to install, for which module."""
+    return {"extra": missing.extra, "module": missing.module}
 
 
 _ARGUMENTS: ContextVar[tuple[str, ...]] = ContextVar("dekal_arguments", default=())
@@ -239,6 +271,8 @@ class DekalCommand(ManPageCommand):
         printed = _JSON_PRINTED.set(False)
         try:
             return super().invoke(ctx)
+        except MissingExtra as missing:  # dekal.extras: one line naming the extra, exit 2
+            fail(str(missing), kind="missing_extra", details=missing_details(missing))
         finally:
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)
@@ -391,7 +425,13 @@ def _reason(error: BaseException) -> str:
 
 
 def read_text_file(path: Path, option: str, limit: int) -> str:
-    """A UTF-8 text file of at most `limit` characters, or `fail` naming the option and file."""
+    """A UTF-8 text file of at most `limit` characters, or `fail` naming the option and file.
+
+    The file is checked by dekal.cli.paths first (a FIFO in a --cases folder would block)."""
+    try:
+        paths.input_file(path)
+    except paths.PathRefused as error:
+        fail(str(error), kind="input", field=option)
     try:
         with path.open(encoding="utf-8") as handle:
             text = handle.read(limit + 1)

@@ -16,6 +16,7 @@ from dekal.cli.common import (
     EXIT_VERDICT,
     Scheduler,
     Workers,
+    checked,
     err,
     fail,
     out,
@@ -34,7 +35,7 @@ from dekal.cli.conformance_options import (
     progress_bar,
     read_expect,
 )
-from dekal.cli.paths import checked, names_something
+from dekal.cli.paths import names_something
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
     EngineUnusable,
@@ -215,7 +216,7 @@ def fuzz(
                 case = saved_case(finding.shrunk)
                 case_file = save / f"{case['id']}.jsonl"
                 try:  # checked before the games; the disk can still refuse
-                    save.mkdir(parents=True, exist_ok=True)
+                    save.mkdir(exist_ok=True)  # its parent was checked (output_directory)
                     case_file.write_text(
                         json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
                     )

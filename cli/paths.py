@@ -16,7 +16,8 @@ only fail late, or never return, is refused at once with the option named:
 
 Each check raises PathRefused with a one-line message that quotes at most 40 characters of
 the name; `parser(check)` makes it a typer `parser=` (a usage error naming the option) and
-`checked(check, value, field)` reports it from a command's body (`fail` naming `field`).
+`dekal.cli.common.checked(check, value, field)` reports it from a command's body (`fail`
+naming `field`): this module imports nothing of the CLI.
 """
 
 from __future__ import annotations
@@ -83,10 +84,10 @@ def _what(mode: int) -> str:
     return "not a regular file"
 
 
-def _named(value: object) -> tuple[str, Path]:
+def _named(value: object, what: str = "a file") -> tuple[str, Path]:
     text = str(value)
     if not text.strip():
-        raise PathRefused("an empty name: name a file")
+        raise PathRefused(f"an empty name: name {what}")
     return text, Path(text)
 
 
@@ -153,7 +154,7 @@ def output_file_or_stdout(value: object) -> str:
 def output_folder(value: object) -> Path:
     """A folder to write files into: an existing one that takes a new file, or a new one
     whose parent exists and takes it (made later, by the command, without parents)."""
-    text, path = _named(value)
+    text, path = _named(value, "a folder")
     status = _status(path, text)
     if status is not None and not stat.S_ISDIR(status.st_mode):
         _refuse(text, f"is {_what(status.st_mode)}: name a folder")
@@ -192,13 +193,3 @@ def parser(check: Callable[[object], object]) -> Callable[[object], object]:
 
     parse.__name__ = check.__name__
     return parse
-
-
-def checked(check: Callable[[object], T], value: object, field: str) -> T:
-    """`check(value)`, or a one-line error (exit 2) naming `field`, from a command's body."""
-    from dekal.cli.common import fail
-
-    try:
-        return check(value)
-    except PathRefused as error:
-        fail(str(error), kind="usage", field=field)

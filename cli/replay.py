@@ -21,6 +21,7 @@ from rich.text import Text
 from dekal.cli.common import (
     ENGINE_HELP,
     DekalCommand,
+    checked,
     engine_by_name,
     fail,
     fail_with,
@@ -30,7 +31,7 @@ from dekal.cli.common import (
     print_json,
     read_text_file,
 )
-from dekal.cli.paths import checked, input_file
+from dekal.cli.paths import input_file
 from dekal.cli.pictures import side_by_side
 from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.actions import NewRound, PushMove, Reveal, Take

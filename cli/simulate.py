@@ -30,6 +30,7 @@ from dekal.cli.common import (
     text_of_at_most,
     whole_number,
 )
+from dekal.extras import needed
 from dekal_ref.errors import NotationError
 from dekal_ref.notation import parse_first_rule, parse_variant
 from dekal_ref.reading import SEED_MAX, shown
@@ -234,6 +235,7 @@ def simulate(
 ) -> None:
     from dekal.simulation.games import Setup
     from dekal.simulation.games import simulate as run_games
+    from dekal.simulation.plots import PLOTS
     from dekal.simulation.runner import ClusterUnavailable
     from dekal.simulation.stats import summarize
     from dekal_ref.state import Rules
@@ -252,6 +254,9 @@ def simulate(
     check_bots(specs)
     check_planned_work(specs, games, match, table)
     setup = Setup(rules, specs, seed, table)
+    if plot is not None:  # matplotlib (the `sim` extra) before the games, not after them
+        with needed(PLOTS):
+            import matplotlib  # noqa: F401
     began = time.perf_counter()
     try:
         with games_bar(games) as advance:

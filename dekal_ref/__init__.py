@@ -19,6 +19,7 @@ from dekal_ref.push import legal_pushes, push_card
 from dekal_ref.ranking import Standing, ranking, round_scores, winners
 from dekal_ref.scoring import Score, cancelled_cells, score_grid
 from dekal_ref.state import Card, GameState, Phase, Rules
+from dekal_ref.svg import position_svg  # and, importing it, GameState._repr_svg_ (notebooks)
 
 __all__ = [
     "Action",
@@ -50,6 +51,7 @@ __all__ = [
     "parse_grid",
     "parse_position",
     "parse_push",
+    "position_svg",
     "push",
     "push_card",
     "ranking",

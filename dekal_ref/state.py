@@ -6,8 +6,10 @@ token it is, who acts next) are properties, computed from the stored fields.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
 from dekal_ref.errors import NotationError
 from dekal_ref.notation import HOLE, Grid
@@ -129,8 +131,7 @@ class GameState:
             + len(self.removed)
         )
 
-    def _repr_svg_(self) -> str:
-        """The full position as SVG, for notebooks (dekal_ref.svg.position_svg)."""
-        from dekal_ref.svg import position_svg  # the picture reads the state, never the reverse
-
-        return position_svg(self)
+    _repr_svg_: ClassVar[Callable[[GameState], str]]
+    """The full position as SVG, for notebooks: dekal_ref.svg.position_svg, which sets it here
+    when it is imported (dekal_ref/__init__.py imports it), so that the picture depends on
+    the state and never the reverse (no import circle: tests/test_import_graph.py)."""

@@ -323,3 +323,6 @@ def _titled_group(name: str, elements: list[ET.Element]) -> ET.Element:
     group = _element("g", {"class": name})
     group.extend(elements)
     return group
+
+
+GameState._repr_svg_ = position_svg  # a notebook draws a state (GameState._repr_svg_)

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-import numpy as np
-from numpy.typing import NDArray
-
 from dekal import bits
 from dekal.bits import PushStep
+from dekal.extras import needed
 from dekal.tables import ALL_STEPS
+
+with needed("the NumPy batch paths (dekal.batch)"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 Words = NDArray[np.uint64]
 """One grid word per element."""

@@ -21,9 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numpy as np
-from numpy.typing import ArrayLike, NDArray
-
+from dekal.extras import needed
 from dekal.kernel_batch import play_many, roll_many
 from dekal.kernel_bits import seed_streams
 from dekal.kernel_play import (
@@ -54,6 +52,10 @@ from dekal_ref.actions import Reveal, Take
 from dekal_ref.deal import check_players
 from dekal_ref.errors import IllegalAction
 from dekal_ref.state import GameState, Rules
+
+with needed("the compiled game kernel (dekal.kernel)"):
+    import numpy as np
+    from numpy.typing import ArrayLike, NDArray
 
 POLICIES = {"random": RANDOM, "greedy": GREEDY}
 """The policies by name, as play_games and rollouts take them (one code per seat)."""

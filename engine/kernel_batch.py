@@ -6,13 +6,15 @@ writes each game's results into preallocated arrays (dekal.kernel.GameResults's 
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
+from dekal.extras import needed
 from dekal.kernel_bits import seed_streams
 from dekal.kernel_cache import compiled
 from dekal.kernel_play import play_on, start_game, write_result
 from dekal.kernel_state import DECK_SIZE, MAX_SEATS, PLAYERS, ROUND
+
+with needed("the compiled game kernel (dekal.kernel)"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 @compiled

@@ -12,10 +12,8 @@ time, and pure NumPy cannot vectorise a game whose every decision depends on the
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
 from dekal import bits, draws
+from dekal.extras import needed
 from dekal.kernel_cache import compiled
 from dekal.kernel_tables import (
     DROP,
@@ -35,6 +33,10 @@ from dekal.kernel_tables import (
     MOVE_UP16,
 )
 from dekal_ref.deal import DECK
+
+with needed("the compiled game kernel (dekal.kernel)"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 U = np.uint64
 GOLDEN_GAMMA = U(draws.GOLDEN_GAMMA)  # SplitMix64's increment (dekal_ref.deal)

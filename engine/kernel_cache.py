@@ -16,10 +16,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from numba import njit
-
 import dekal_ref.deal
 from dekal import bits, draws, state, tables
+from dekal.extras import needed
+
+with needed("the compiled game kernel (dekal.kernel)"):
+    from numba import njit
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 HERE = Path(__file__).resolve().parent

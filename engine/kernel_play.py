@@ -18,9 +18,7 @@ written to a log of (kind, seat, argument) rows for game_actions.
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
+from dekal.extras import needed
 from dekal.kernel_bits import (
     below,
     cell_total,
@@ -69,6 +67,10 @@ from dekal.kernel_state import (
     VARIANT,
 )
 from dekal.state import TURNS_PER_ROUND
+
+with needed("the compiled game kernel (dekal.kernel)"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 RANDOM, GREEDY = 0, 1
 REVEAL_ACTION, TAKE_ACTION, PUSH_ACTION, DEAL_ACTION = range(4)

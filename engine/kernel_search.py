@@ -29,10 +29,8 @@ Keys are S3's order in one number: points·KEY_CARDS + cards left.
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
-
 from dekal.bits import CELLS
+from dekal.extras import needed
 from dekal.kernel_bits import (
     U,
     cancelled_and_occupied,
@@ -45,6 +43,10 @@ from dekal.kernel_bits import (
 )
 from dekal.kernel_cache import compiled
 from dekal.kernel_tables import MOST_PUSHES, PUSH_COUNT, STEPS, VARIANT_CODE
+
+with needed("the compiled game kernel (dekal.kernel)"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 KEY_CARDS = 32  # proofs.answer.KEY_CARDS: cards left (0..16) < 32
 INFINITE = 1 << 30  # proofs.bounds.INFINITE

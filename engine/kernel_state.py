@@ -19,13 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain
 
-import numpy as np
-from numpy.typing import NDArray
-
+from dekal.extras import needed
 from dekal.kernel_tables import VARIANT_CODE
 from dekal.position import from_reference
 from dekal.state import FastState
 from dekal_ref.state import GameState, Phase, Rules
+
+with needed("the compiled game kernel (dekal.kernel)"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 MAX_SEATS = 6
 DECK_SIZE = 100

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from dataclasses import astuple
 
-import numpy as np
-from numpy.typing import NDArray
-
 from dekal.bits import CELLS, PushStep
+from dekal.extras import needed
 from dekal.tables import LEGAL, VARIANTS
+
+with needed("the compiled game kernel (dekal.kernel)"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 VARIANT_CODE = {variant: code for code, variant in enumerate(VARIANTS)}
 MOST_PUSHES = CELLS  # eject into an inner hole: every line from both ends, less none

@@ -40,18 +40,20 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-import pyspiel
-
 from dekal import fast
 from dekal.bots.observation import format_public_view, observation_of
 from dekal.bots.sampler import sample_fast
 from dekal.draws import Draws
+from dekal.extras import needed
 from dekal.state import FastState
 from dekal_ref.actions import Action, PushMove, Reveal, Take
 from dekal_ref.deal import DECK, MAX_PLAYERS, MIN_PLAYERS, Deal, deal_from_deck
 from dekal_ref.notation import SIDES, Push, cell_name, value_symbol
 from dekal_ref.state import Phase, Rules
+
+with needed("Dékal as an OpenSpiel game (dekal.openspiel)", extra="openspiel"):
+    import numpy as np
+    import pyspiel
 
 SHORT_NAME = "dekal"
 CARDS = len(DECK)

@@ -12,7 +12,7 @@ from dekal import bits
 from dekal.state import FastState
 from dekal_ref.position import parse_position as parse_reference_position
 from dekal_ref.position import position_line
-from dekal_ref.state import Card, GameState
+from dekal_ref.state import GameState
 
 FACE_UP = ".123456789T"  # FACE_UP[v]: a face-up card of value v; FACE_UP[0] is the hole
 FACE_DOWN = ".abcdefghij"  # FACE_DOWN[v]: a face-down card of value v (full view)
@@ -50,18 +50,7 @@ def from_reference(state: GameState) -> FastState:
 
 def to_reference(state: FastState) -> GameState:
     """The reference form of a packed state (same position)."""
-    grids = tuple(
-        tuple(
-            None if value == 0 else Card(value, face_down=bool(mask >> cell & 1))
-            for cell, value in enumerate(bits.unpack(word))
-        )
-        for word, mask in zip(state.grids, state.down, strict=True)
-    )
-    return GameState(
-        rules=state.rules, round=state.round, turn=state.turn, phase=state.phase, start=state.start,
-        grids=grids, picks=state.picks, centre=state.centre, hand=state.hand, pile=state.pile,
-        removed=state.removed, totals=state.totals,
-    )  # fmt: skip
+    return state.reference()
 
 
 def parse_position(text: str) -> FastState:

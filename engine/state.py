@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from dekal.bits import unpack
-from dekal_ref.state import Phase, Rules
+from dekal_ref.state import Card, GameState, Phase, Rules
 
 TURNS_PER_ROUND = 16  # T5: 16 turns reveal every original card
 TAKING = (Phase.TAKE, Phase.PUSH)
@@ -75,9 +75,21 @@ class FastState(NamedTuple):
         in_hand = self.hand is not None
         return in_grids + len(self.centre) + in_hand + len(self.pile) + len(self.removed)
 
+    def reference(self) -> GameState:
+        """The reference form of this state (the same position; dekal.position.to_reference)."""
+        grids = tuple(
+            tuple(
+                None if value == 0 else Card(value, face_down=bool(mask >> cell & 1))
+                for cell, value in enumerate(unpack(word))
+            )
+            for word, mask in zip(self.grids, self.down, strict=True)
+        )
+        return GameState(
+            rules=self.rules, round=self.round, turn=self.turn, phase=self.phase, start=self.start,
+            grids=grids, picks=self.picks, centre=self.centre, hand=self.hand, pile=self.pile,
+            removed=self.removed, totals=self.totals,
+        )  # fmt: skip
+
     def _repr_svg_(self) -> str:
         """The full position as SVG, for notebooks: drawn from the reference form of the state."""
-        from dekal.position import to_reference
-        from dekal_ref.svg import position_svg
-
-        return position_svg(to_reference(self))
+        return self.reference()._repr_svg_()

@@ -17,7 +17,7 @@ from dekal.proofs.answer import KEY_CARDS
 from dekal.proofs.beam import Guess
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
-from dekal.proofs.search import Step, moves_of, steps_of
+from dekal.proofs.steps import Step, moves_of, steps_of
 
 FIRST_BUDGET = 2_000  # nodes in the first slice, before the kernel's pace is known
 MOST_BUDGET = 5_000_000

@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
 from dekal import batch, tables
+from dekal.extras import needed
 from dekal.proofs.answer import KEY_CARDS
 from dekal.proofs.puzzle import Move
+
+with needed("the solver's leaves on arrays"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 U64 = np.uint64
 Words = NDArray[np.uint64]

@@ -17,7 +17,8 @@ The search is depth-first with
   leaf is pruned, and a leaf that meets the bound at the start ends the search, proved;
 * move ordering: the children of a node are tried best current score first, so a good
   bound arrives early;
-* the last two steps below a node evaluated at once on arrays (`proofs.leaves`).
+* the last two steps below a node evaluated at once on arrays (`proofs.leaves`); without
+  NumPy (the `fast` extra), the last step leaf by leaf in Python: the same leaves.
 
 A finished search is a proof by exhaustion; when the time limit cuts it short the best leaf
 so far is returned with `proved_optimal` false.
@@ -25,7 +26,8 @@ so far is returned with `proved_optimal` false.
 Two engines run this algorithm. Puzzles of COMPILED_FROM steps or more are searched by the
 compiled kernel (`dekal.kernel_search`: the same moves, order, memo rule and bound, compiled
 by numba, run in slices between which the clock is read), 10–50 times faster; smaller ones by
-the Python search here, which answers them before the kernel would have loaded.
+the Python search here, which answers them before the kernel would have loaded. Without
+numba (the `fast` extra: dekal.extras) every puzzle is searched here, to the same answers.
 `minimum(..., compiled=False)` forces the Python search: tests/test_solver_kernel.py compares
 the two. (`quick_bound`, `beam`, `Guess` and `BEAM_WIDTHS` moved to `proofs.beam`; their old
 names here still work.)
@@ -34,11 +36,11 @@ names here still work.)
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from dekal import bits, tables
-from dekal.proofs import bounds, leaves, symmetry
+from dekal.extras import available
+from dekal.proofs import bounds, symmetry
 from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
@@ -56,7 +58,8 @@ from dekal.proofs.beam import beam as beam
 from dekal.proofs.beam import quick_bound as quick_bound
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
-from dekal_ref.notation import Grid, Push
+from dekal.proofs.steps import Step, moves_of, steps_of
+from dekal_ref.notation import Grid
 
 if TYPE_CHECKING:  # the compiled search loads numba: imported only when it runs
     from dekal.proofs.compiled_search import CompiledSearch
@@ -67,25 +70,6 @@ COMPILED_FROM = {"slide": 4, "eject": 3}
 exhausts a puzzle (48³ or 240² leaves) in less time than loading the kernel takes (≈0.5 s)."""
 SLICE_SECONDS = 0.02  # the compiled search reads the clock (and the cancel flag) this often
 MEMO_LIMIT = 3_000_000  # states remembered per search (memory stays a few hundred MB at most)
-
-
-Legal = Sequence[Sequence[tuple[Push, bits.PushStep]]]
-"""tables.LEGAL[variant]: per hole, the legal (push, step) pairs in notation order."""
-Step = tuple[int, int]
-"""A step as both searches keep it: (the revealed cell, the push's index in
-tables.LEGAL[variant][cell])."""
-
-
-def steps_of(legal: Legal, moves: Iterable[Move]) -> tuple[Step, ...]:
-    """The moves as (cell, push index) steps."""
-    return tuple(
-        (move.reveal, [push for push, _ in legal[move.reveal]].index(move.push)) for move in moves
-    )
-
-
-def moves_of(legal: Legal, steps: Iterable[Step]) -> list[Move]:
-    """The (cell, push index) steps as moves."""
-    return [Move(hole, legal[hole][index][0]) for hole, index in steps]
 
 
 class _Stop(Exception):
@@ -123,7 +107,13 @@ class _Search:
         self.leaves = 0
         self.path: list[tuple[int, int]] = []  # (hole, index in legal[hole]) per step
         self.timed_out = False
-        self.at_once = leaves.steps_at_once(puzzle.variant)
+        self.arrays = available("numpy")
+        """The last steps on arrays (proofs.leaves), or without NumPy the last one leaf by leaf."""
+        self.at_once = 1
+        if self.arrays:
+            from dekal.proofs import leaves
+
+            self.at_once = leaves.steps_at_once(puzzle.variant)
         self.pruned = 0
         start = bits.pack(puzzle.grid)
         self.floor = bounds.start_key(puzzle) if target is None else 0
@@ -205,6 +195,11 @@ class _Search:
 
     def _last_steps(self, depth: int, grid: int, down: int) -> None:
         """The last one or two steps below this node, evaluated at once on arrays."""
+        if not self.arrays:
+            self._last_step_leaf_by_leaf(depth, grid, down)
+            return
+        from dekal.proofs import leaves
+
         cards = tuple(
             self.cards[step] if self.cards is not None else None
             for step in range(depth, self.turns)
@@ -228,6 +223,27 @@ class _Search:
         if self.target is not None or found.key < self.stop_below:
             raise _Stop
 
+    def _last_step_leaf_by_leaf(self, depth: int, grid: int, down: int) -> None:
+        """The leaves one step below this node (or the node itself at the last depth), one
+        Python call each: what `_last_steps` does on arrays, for an install without NumPy."""
+        if depth == self.turns:
+            tails: list[tuple[int, tuple[Step, ...]]] = [(grid, ())]
+        else:
+            children = self._children(depth, grid, down)
+            tails = [(child, ((hole, index),)) for child, _, hole, index in children]
+        for leaf, tail in tails:
+            self.leaves += 1
+            if self.target is not None and leaf != self.target:
+                continue
+            points, left = bits.score(leaf)
+            key = points * KEY_CARDS + left
+            if key >= self.best_key:
+                continue
+            self.best_key, self.best_grid = key, leaf
+            self.best = (*self.path, *tail)
+            if self.target is not None or key < self.stop_below:
+                raise _Stop
+
     def moves(self) -> list[Move]:
         return [] if self.best is None else moves_of(self.legal, self.best)
 
@@ -241,11 +257,11 @@ def _searcher(
     first: Move | None = None,
     compiled: bool | None = None,
 ) -> _Search | CompiledSearch:
-    """The search for this puzzle: the compiled one from COMPILED_FROM steps on (or as
-    `compiled` says), else the Python one."""
+    """The search for this puzzle: the compiled one from COMPILED_FROM steps on when numba is
+    installed (or as `compiled` says), else the Python one."""
     steps = puzzle.turns - (1 if first is not None else 0)
     if compiled is None:
-        compiled = steps >= COMPILED_FROM[puzzle.variant]
+        compiled = steps >= COMPILED_FROM[puzzle.variant] and available("numba")
     if not compiled:
         return _Search(puzzle, deadline, bound=bound, stop_below=stop_below, first=first)
     from dekal.proofs.compiled_search import CompiledSearch

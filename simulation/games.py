@@ -17,12 +17,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from dekal.draws import game_seed
+from dekal.extras import available, needed
 from dekal.simulation.runner import Progress, run_chunks
 from dekal.simulation.tally import Tally, tally
 from dekal_ref.state import Rules
+
+with needed("dekal simulate"):
+    import numpy as np
 
 KERNEL_BOTS = ("random", "greedy")
 """The bots dekal.kernel plays (its POLICIES), by name."""
@@ -43,7 +45,10 @@ class Setup:
 
     @property
     def compiled(self) -> bool:
-        return not self.table and all(bot in KERNEL_BOTS for bot in self.bots)
+        """Played by the kernel: kernel bots only, no --table, and numba installed (the `fast`
+        extra; without it the table loop plays the same games)."""
+        kernel_bots = all(bot in KERNEL_BOTS for bot in self.bots)
+        return not self.table and kernel_bots and available("numba")
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dekal.extras import needed
 from dekal.simulation.stats import Estimate, Summary
 
 FORMATS = (".svg", ".png")
+PLOTS = "plots (--plot)"
+"""What needs matplotlib (the `sim` extra)."""
 
 
 def _error_bar(estimate: Estimate) -> tuple[float, float]:
@@ -24,11 +27,12 @@ def write_plot(summary: Summary, path: Path, title: str, match: bool = False) ->
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
         raise ValueError(f"{path.name}: a plot is .svg or .png")
-    import matplotlib
+    with needed(PLOTS):
+        import matplotlib
 
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "dekal"  # the SVG's element ids, the same every run
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        matplotlib.rcParams["svg.hashsalt"] = "dekal"  # the SVG's element ids, the same every run
+        import matplotlib.pyplot as plt
 
     figure, (scores, wins) = plt.subplots(1, 2, figsize=(11, 4.2), width_ratios=(3, 2))
     try:

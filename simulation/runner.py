@@ -14,7 +14,7 @@ and closed when it ends, however it ends (an error, a Ctrl-C); its worker proces
 thread each) go with it. A scheduler that cannot be reached, or that has no worker, is a
 `ClusterUnavailable` within CONNECT_SECONDS, never a wait without end.
 
-Dask (`distributed`) is imported only when a cluster is asked for.
+Dask (`distributed`, the `sim` extra) is imported only when a cluster is asked for.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
+
+from dekal.extras import needed
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -73,7 +75,8 @@ def _in_process(task: Callable[[C], R], chunks: Sequence[C], tell: Progress) -> 
 def _on_cluster(
     client: Client, task: Callable[[C], R], chunks: Sequence[C], tell: Progress
 ) -> list[R]:
-    from distributed import as_completed
+    with needed("a Dask cluster (--workers, --scheduler)"):
+        from distributed import as_completed
 
     # pure=False: chunks are not hashed (equal chunks are still each computed, harmlessly)
     futures = client.map(task, list(chunks), pure=False)
@@ -91,7 +94,8 @@ def _on_cluster(
 @contextmanager
 def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
     """A client of the scheduler at `scheduler`, or of a local cluster started for the run."""
-    from distributed import Client, LocalCluster
+    with needed("a Dask cluster (--workers, --scheduler)"):
+        from distributed import Client, LocalCluster
 
     # Dask logs every worker's start and stop, and a closing cluster's lost connections (at
     # INFO, WARNING, even ERROR with a traceback): a user of `dekal` is told of a failure
@@ -138,7 +142,8 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
 
 
 def _wait_for_a_worker(client: Client, scheduler: str) -> None:
-    from dask.distributed import TimeoutError as DaskTimeout
+    with needed("a Dask cluster (--workers, --scheduler)"):
+        from dask.distributed import TimeoutError as DaskTimeout
 
     try:
         client.wait_for_workers(1, timeout=CONNECT_SECONDS)

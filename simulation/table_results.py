@@ -13,13 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-from numpy.typing import NDArray
-
+from dekal.extras import needed
 from dekal_ref.actions import Reveal
 from dekal_ref.deal import seeded_deal
 from dekal_ref.ranking import ranking
 from dekal_ref.state import GameState, Rules
+
+with needed("dekal simulate"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 @dataclass(frozen=True)

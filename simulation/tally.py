@@ -18,8 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import numpy as np
-from numpy.typing import NDArray
+from dekal.extras import needed
+
+with needed("dekal simulate"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 Histogram = Mapping[int, int]
 """value -> how many times it was seen."""

@@ -32,8 +32,11 @@ QUOTE_LIMIT = 40  # dekal_ref.reading.QUOTE_LIMIT, restated: the walker checks i
 EXIT_CODES = frozenset({0, 1, 2, 3, 4})  # docs/guide.md; 130 and 141 need a signal or a pipe
 SECONDS = 120  # one invocation taking longer has hung (generous: the machine is shared)
 MEMORY = 1 << 30  # bytes: no invocation may raise the process's peak RSS by more
-ERROR_KEYS = frozenset({"kind", "rule", "field", "message", "round", "turn", "action"})
-"""What an error object may hold: the convention's keys, and replay's place in the game."""
+ERROR_KEYS = frozenset(
+    {"kind", "rule", "field", "message", "round", "turn", "action", "extra", "module"}
+)
+"""What an error object may hold: the convention's keys, replay's place in the game, and a
+missing extra's name and module."""
 
 BASELINES: dict[str, str] = {
     # the first example of these commands' --help runs for seconds: a smaller question
@@ -229,6 +232,7 @@ def hostile_paths(folder: Path) -> dict[str, str]:
 
 HOSTILE_TEXT = {
     "empty": "",
+    "dash": "-",
     "space": " ",
     "negative": "-1",
     "zero": "0",

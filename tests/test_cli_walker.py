@@ -8,17 +8,26 @@ folder, a directory, a symlink loop), one at a time in the command's cheap invoc
 and without --json and with one of its flags. Whatever the value:
 
 * the exit code is one of the documented 0-4, and no traceback is shown;
-* a refusal under --json is JSON on standard output whose errors all have the one shape
-  {"error": {"kind", "rule" or "field", "message"}}; a usage error names the parameter;
-  without --json it is an `error:` line on standard error;
+* under --json standard output is JSON lines; a refusal's errors all have the one shape
+  {"error": {"kind", "rule" or "field", "message"}}; a usage error names one of the
+  command's parameters; without --json it is an `error:` line on standard error;
+* a number is written in ASCII digits: '١٢', '２', '1_0', ' 7 ' are refused where a number
+  is wanted (int() reads them all);
 * at most 40 characters of the value are quoted back;
-* it answers within two minutes and raises the peak memory by less than 1 GB.
+* it answers within two minutes and raises the peak memory by less than 1 GB;
+* it writes nothing into the current folder (`--svg ''` once meant "here").
 
-The default run draws a few values per parameter; `--hypothesis-profile=deep` draws many.
+Every parameter meets the commonest hostile values (long text and digits, '', a FIFO); the
+default run draws three more per parameter, `--hypothesis-profile=deep` forty. A real argv
+that is not UTF-8 needs a subprocess: the last test starts two.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,6 +70,7 @@ PARAMETERS = [
     for param in walked.command.params
     if takes_value(param)
 ]
+ALWAYS = ("long text", "long digits", "empty", "fifo")
 NOT_NUMBERS = ("arabic digits", "fullwidth digit", "superscript", "underscore", "hex", "padded")
 """Values int() or float() would read, which are not numbers on the command line."""
 FLAGS = {walked.name: [p for p in walked.command.params if not takes_value(p)] for walked in WALKED}
@@ -98,12 +108,21 @@ def check(result: Result, growth: int, value: str, json_mode: bool, walked: Walk
     assert "Traceback" not in output, output[-2000:]
     assert not any(mark in output for mark in LONG_MARKS if mark[0] in value), output[-500:]
     assert growth < MEMORY, f"peak memory grew by {growth >> 20} MB"
+    written = sorted(path.name for path in Path.cwd().iterdir() if path.name != value)
+    assert not written, f"wrote where nobody asked, into the current folder: {written[:5]}"
+    for path in Path.cwd().iterdir():  # a file the value named, here: gone for the next
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    # under --json every line is a JSON object (`-` may ask for a record or picture there)
+    errors = list(error_objects(result.stdout)) if json_mode and value != "-" else []
     if result.exit_code not in (2, 3):
         return
     if not json_mode:
         assert any(line.startswith("error: ") for line in result.stderr.splitlines()), output
         return
-    errors = list(error_objects(result.stdout))
+    errors = errors or list(error_objects(result.stdout))
     assert errors, f"a refusal under --json printed no error object: {output[-2000:]}"
     for error in errors:
         check_error_object(error)
@@ -131,6 +150,22 @@ def test_any_value_of_any_parameter_is_answered_or_refused_by_the_convention(
     check(result, growth, values[kind], json_mode, walked)
     if kind in NOT_NUMBERS and is_number(walked, param):  # type: ignore[arg-type]
         assert result.exit_code == 2, f"{values[kind]!r} read as a number: {result.output}"
+
+
+@pytest.mark.parametrize(("walked", "param"), PARAMETERS)
+def test_the_commonest_hostile_values_are_tried_on_every_parameter(
+    walked: Walked, param: object, at_work: Path
+) -> None:
+    """Beside the draws above, every parameter meets these, with and without --json: long
+    values (quoted back whole by a library's message), the empty name, a named pipe."""
+    values = HOSTILE_TEXT | hostile_paths(at_work)
+    for number, kind in enumerate(ALWAYS):
+        invocation = baseline(walked, at_work).with_value(param, values[kind])  # type: ignore[arg-type]
+        json_mode = number % 2 == 0
+        if json_mode:
+            invocation = invocation.with_flag(_json_flag(walked))
+        result, growth = invoke(invocation.args())
+        check(result, growth, values[kind], json_mode, walked)
 
 
 def _json_flag(walked: Walked) -> object:
@@ -170,3 +205,16 @@ def test_the_engine_server_reads_its_seed_in_ascii_digits_only(
         main(["--seed", seed])
     assert stopped.value.code == 2
     assert "9" * 41 not in capsys.readouterr().err
+
+
+DEKAL = str(Path(sys.executable).with_name("dekal"))
+NOT_UTF8 = b"\xff\xfe"  # a word of a real command line need not be UTF-8: only a subprocess has one
+
+
+@pytest.mark.parametrize("words", [[b"score", NOT_UTF8], [b"replay", NOT_UTF8]])
+def test_a_word_that_is_not_utf8_is_answered_in_json_that_is(words: list[bytes]) -> None:
+    """Python keeps such bytes as lone surrogates; --json must still be UTF-8 JSON."""
+    done = subprocess.run([DEKAL, *words, b"--json"], capture_output=True, timeout=120)
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    error = json.loads(done.stdout.decode("utf-8"))["error"]
+    check_error_object(error)

@@ -1,21 +1,17 @@
-"""docs/validate.md is tested: its protocol transcript is replayed on the reference engine
-(every reply must match, `message` texts aside), its Python example engine is run through
-the CLI, and each console example's output lines must appear in order ("..." matches
-anything)."""
+"""docs/validate.md and spec/protocol.md: their protocol transcript is replayed on the
+reference engine (every reply must match, `message` texts aside) and the cases protocol.md
+cites exist. Their console examples (which run validate.md's Python example engine) are run,
+with every other page's, by tests/test_docs_examples.py."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
-import shlex
-import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from dekal.cli.app import app
 from dekal.conformance.serve import bundled_adapter, serve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,11 +21,6 @@ PROTOCOL = ROOT / "spec" / "protocol.md"
 
 def blocks(language: str, doc: Path = DOC) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", doc.read_text("utf-8"), re.DOTALL)
-
-
-def files_shown(doc: Path = DOC) -> list[tuple[str, str]]:
-    """The files a doc shows as ```text NAME blocks, for its console examples to read."""
-    return re.findall(r"```text (\S+)\n(.*?)```", doc.read_text("utf-8"), re.DOTALL)
 
 
 def without_messages(reply: dict[str, object]) -> dict[str, object]:
@@ -48,40 +39,6 @@ def test_the_protocol_transcript_is_what_the_reference_answers(doc: Path) -> Non
     serve(bundled_adapter("ref"), io.StringIO("\n".join(requests) + "\n"), output)
     answered = [json.loads(line) for line in output.getvalue().splitlines()]
     assert [without_messages(r) for r in answered] == [without_messages(r) for r in shown]
-
-
-def matches_in_order(expected: list[str], actual: list[str]) -> bool:
-    patterns = [
-        re.compile(".*".join(map(re.escape, line.split("..."))))
-        for line in expected
-        if line != "..."
-    ]
-    position = 0
-    for pattern in patterns:
-        while position < len(actual) and not pattern.fullmatch(actual[position].rstrip()):
-            position += 1
-        if position == len(actual):
-            return False
-        position += 1
-    return True
-
-
-@pytest.mark.parametrize("block", blocks("console"))
-def test_console_examples_print_what_the_doc_shows(
-    block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    (engine_source,) = blocks("python")
-    (tmp_path / "diagonal_engine.py").write_text(engine_source)
-    for name, text in files_shown():  # ```text known.txt: a file the examples read
-        (tmp_path / name).write_text(text)
-    monkeypatch.chdir(tmp_path)
-    command, *expected = block.rstrip("\n").splitlines()
-    args = shlex.split(command.removeprefix("$ dekal "))
-    args = [arg.replace("python -m", f"{sys.executable} -m") for arg in args]
-    result = CliRunner().invoke(app, args)
-    shown = result.stdout.replace(f"{sys.executable} -m", "python -m")
-    assert matches_in_order(expected, shown.splitlines()), shown
-    assert result.exit_code == (1 if "fail" in block.splitlines()[-1] or "FAIL" in block else 0)
 
 
 def test_every_case_protocol_md_cites_exists_in_the_suite() -> None:

@@ -1,21 +1,13 @@
-"""docs/simulate.md's examples are real: its Python blocks run as doctests, its console blocks
-run through the CLI and print what the page shows ('...' stands for the time it took). The
-cluster commands of its `sh` block are run by tests/test_simulate_cluster.py."""
+"""docs/simulate.md's Python blocks run as doctests (its console examples are run, with every
+other page's, by tests/test_docs_examples.py; the cluster commands of its `sh` block by
+tests/test_simulate_cluster.py)."""
 
 from __future__ import annotations
 
 import doctest
-import re
-import shlex
 from pathlib import Path
 
-import pytest
-from typer.testing import CliRunner
-
-from dekal.cli.app import app
-
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "simulate.md"
-CONSOLE = re.compile(r"^```\n\$ (dekal .+)\n((?:(?!```).*\n)*?)```", re.MULTILINE)
 
 
 def test_python_examples_run() -> None:
@@ -24,11 +16,3 @@ def test_python_examples_run() -> None:
     )
     assert attempted >= 8
     assert failures == 0
-
-
-@pytest.mark.parametrize(("command", "expected"), CONSOLE.findall(PAGE.read_text(encoding="utf-8")))
-def test_console_examples_print_what_the_page_shows(command: str, expected: str) -> None:
-    result = CliRunner().invoke(app, shlex.split(command)[1:])
-    assert result.exit_code == 0, result.output
-    checker = doctest.OutputChecker()
-    assert checker.check_output(expected, result.stdout, doctest.ELLIPSIS), result.stdout
