@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from itertools import product
 
+from dekal.arguments import whole
 from dekal.bots.observation import Observation, unseen_cards
-from dekal.bots.sampler import exact_worlds
+from dekal.bots.sampler import MOST_WORLDS, exact_worlds
 from dekal.position import from_reference
 from dekal.state import FastState
 
@@ -64,6 +65,7 @@ def enumerated_worlds(view: Observation, limit: int) -> list[tuple[FastState, Fr
     the round (it only breaks F2's tie on turn 1 of round 1), so worlds that differ only
     there are one world here; dekal.bots.sampler.exact_worlds, which tells them apart, is
     asked only while F2 may still draw from the pile."""
+    whole("limit", limit, 0, MOST_WORLDS)
     if view.start is None:
         exact = exact_worlds(view, limit)
         return None if exact is None else [(from_reference(w), p) for w, p in exact]

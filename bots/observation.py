@@ -293,7 +293,12 @@ def legal_actions(obs: Observation, seat: int) -> list[Action]:
     REVEAL: the seat's face-down cells in cell order, if it has not picked yet (T1).
     TAKE: each distinct centre value, ascending, if the seat is to take (T3).
     PUSH: the legal pushes into the seat's hole, in notation order, if it is to push (T4).
+
+    ValueError (field "seat") for a seat not at the table (M4): an empty list would read as
+    "nothing to decide".
     """
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < obs.players:
+        raise ValueError(f"seat: 0 to {obs.players - 1} at this table (M4), not {repr(seat)[:40]}")
     if obs.phase is Phase.REVEAL:
         return [] if obs.picked[seat] else [Reveal(seat, c) for c in obs.face_down_cells(seat)]
     if obs.to_act != seat:

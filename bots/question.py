@@ -15,13 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dekal.arguments import seed as check_seed
+from dekal.arguments import whole
 from dekal.bots.bot import Bot, make_bot
 from dekal.bots.enumeration import enumerated_worlds
 from dekal.bots.figures import Advice, Outcome, figures_of
 from dekal.bots.observation import Observation, legal_actions
 from dekal.bots.playout import BATCH, PLAYOUTS, WorldBatch
 from dekal.bots.reachable import check_reachable
-from dekal.bots.work import MAX_WORK, advice_work
+from dekal.bots.work import MAX_WORK, advice_work, check_work
 from dekal.state import TURNS_PER_ROUND
 from dekal_ref.actions import Action
 from dekal_ref.errors import DekalError, NotationError
@@ -36,7 +38,7 @@ DETERMINISTIC_MODELS = frozenset({"greedy"})
 """Models that make no draws: under them, a world's outcome is one number, not a sample."""
 
 
-class AdviceError(DekalError):
+class AdviceError(DekalError, ValueError):
     """A question advise cannot answer: a seat not at the table, or one with nothing to
     decide. `field` names what is wrong (the seat)."""
 
@@ -50,7 +52,7 @@ def decision_of(view: Observation, seat: int) -> str:
     """The seat's decision in this view: "reveal" (T1), "take" (T3) or "push" (T4).
 
     AdviceError (field "seat") when the seat is not at the table or has nothing to decide."""
-    if not 0 <= seat < view.players:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < view.players:
         raise AdviceError(
             "seat", f"seat {seat} is not at the table: seats are 0 to {view.players - 1} (M4)"
         )
@@ -157,12 +159,18 @@ def prepare(
     (same errors as advise). `batch` worlds per batch: by default BATCH, or SEARCH_BATCH
     under a searching model."""
     check_reachable(view)
+    check_seed("seed", seed)  # the API's bounds (dekal.arguments): ValueError naming them
     phase = decision_of(view, seat)
     bot = make_bot(model)  # an unknown model is refused here
     model = bot.name  # the canonical spec
     if playout not in PLAYOUTS:
         raise ValueError(f"playout: one of {', '.join(PLAYOUTS)}, not {playout!r}")
     actions = tuple(legal_actions(view, seat))
+    whole("samples", samples, 1, MAX_WORK)
+    if batch is not None:
+        whole("batch", batch, 1, MAX_WORK)
+    # each world plays each action out: a playout, one unit of dekal.bots.work, at least
+    check_work(samples * len(actions), "samples", f"{samples:,} worlds x {len(actions)} actions")
     work = search_work(view, len(actions), samples, bot)
     if work > MAX_SEARCH_WORK:
         raise NotationError(

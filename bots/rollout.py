@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from dekal import bits
+from dekal import arguments, bits
 from dekal.bots.greedy import greedy_push_index, greedy_take_value, visible_word
 from dekal.draws import Draws, seat_seed
 from dekal.extras import available
@@ -37,6 +37,7 @@ class Outcome(NamedTuple):
 
 def play_round_out(state: FastState, policy: str, seed: int) -> Outcome:
     """Play `state` (any decision point of a round) to the end of its round by `policy`."""
+    arguments.seed("seed", seed)
     if state.phase in (Phase.NEXT_ROUND, Phase.OVER):  # the round is scored already (S4)
         scores = [bits.score(word) for word in state.grids]
         return Outcome(tuple(p for p, _ in scores), tuple(r for _, r in scores), state.totals)

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 
+from dekal import arguments
 from dekal.bots.observation import Observation, unseen_cards
 from dekal.draws import Draws
 from dekal.position import to_reference
@@ -31,6 +32,11 @@ from dekal_ref.state import GameState
 GAMMA, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64
 UNIT = 2.0**-53  # Draws.below: the top 53 bits of one output, as a fraction of 1
 
+
+MOST_DRAWN = 100_000
+"""The most worlds sample_worlds draws at once (each a full position: some kilobytes)."""
+MOST_WORLDS = 1_000_000
+"""The largest `limit` of exact_worlds (a view with more worlds is answered None)."""
 
 def hidden_slots(obs: Observation) -> list[tuple[int, int]]:
     """The face-down cells as (seat, cell), seat by seat in cell order: where unseen cards go
@@ -89,8 +95,10 @@ def sample_world(obs: Observation, draws: Draws) -> GameState:
 
 
 def sample_worlds(obs: Observation, n: int, seed: int) -> list[GameState]:
-    """`n` worlds drawn one after the other from the stream Draws(seed)."""
-    draws = Draws(seed)
+    """`n` worlds drawn one after the other from the stream Draws(seed) (n at most
+    MOST_DRAWN; ValueError naming the argument otherwise)."""
+    arguments.whole("n", n, 0, MOST_DRAWN)
+    draws = Draws(arguments.seed("seed", seed))
     return [sample_world(obs, draws) for _ in range(n)]
 
 
@@ -123,7 +131,8 @@ def distinct_arrangements(counts: dict[int, int]) -> Iterator[list[int]]:
 
 def exact_worlds(obs: Observation, limit: int) -> list[tuple[GameState, Fraction]] | None:
     """Every distinct world consistent with `obs` and its probability (all equal, summing to
-    1), or None when there are more than `limit` of them."""
+    1), or None when there are more than `limit` of them (limit 0 to MOST_WORLDS)."""
+    arguments.whole("limit", limit, 0, MOST_WORLDS)
     count = world_count(obs)
     if count > limit:
         return None

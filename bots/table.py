@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dekal import fast
+from dekal import arguments, fast
 from dekal.bots.observation import legal_actions, observation_of
 from dekal.draws import Draws, seat_seed
 from dekal.position import to_reference
@@ -64,6 +64,7 @@ def play_game(
     `bots[s]` plays seat s. A bot that answers with an action that is not one of its legal
     actions is refused with IllegalAction naming rule B1 (and the bot and the action).
     """
+    arguments.seed("seed", seed)
     if len(bots) != rules.players:
         raise IllegalAction("M2", f"{len(bots)} bots for {rules.players} seats")
     deals = deal_stream(seed, rules.players)

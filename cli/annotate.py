@@ -28,6 +28,7 @@ from dekal.cli.common import (
 )
 from dekal.cli.progress import progress_bar
 from dekal.cli.replay import load_record, read_source
+from dekal.cli.written import Quiet, wrote
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.reading import read_number, shown
@@ -128,6 +129,7 @@ def annotate_command(
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
     ] = False,
+    quiet: Quiet = False,
 ) -> None:
     checked_model(bot)  # options first: before any work starts
     seats = parse_seats(seat)
@@ -169,6 +171,7 @@ def annotate_command(
             html.write_text(annotation_page(record, annotation), encoding="utf-8")
         except OSError as error:
             fail(f"--html {html}: cannot write: {error.strerror}", kind="input", field="--html")
+        wrote(html, quiet)
     if json_output:
         print_json(annotation.to_json(record))
     else:

@@ -97,7 +97,9 @@ def commands_of(module_name: str) -> dict[str, Command]:
     app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
     module.register(app)
     _use_dekal_help(app)
-    return dict(typer.main.get_group(app).commands)
+    from dekal.cli.completion import attach  # option values complete in the shell
+
+    return {name: attach(command) for name, command in typer.main.get_group(app).commands.items()}
 
 
 class LazyCommands(MutableMapping[str, "Command"]):

@@ -20,6 +20,7 @@ from dekal.cli.common import (
     parse_seconds,
     read_text_file,
 )
+from dekal.cli.written import wrote
 from dekal.conformance.client import (
     Engine,
     EngineUnusable,
@@ -147,8 +148,9 @@ JsonFlag = Annotated[
 ]
 
 
-def write_file(path: Path, text: str, option: str) -> None:
+def write_file(path: Path, text: str, option: str, quiet: bool = False) -> None:
     try:  # checked before the work; the disk can still refuse
         path.write_text(text, "utf-8")
     except OSError as error:
         fail(f"{path}: {error.strerror}", kind="input", field=option)
+    wrote(path, quiet)

@@ -1,4 +1,5 @@
-"""`dekal conformance report`: saved JSON reports drawn again as one HTML page and a badge."""
+"""`dekal conformance report`: saved JSON reports summarized, and drawn again as one HTML
+page and a badge."""
 
 from __future__ import annotations
 
@@ -12,20 +13,26 @@ from dekal.cli.common import (
     EXIT_VERDICT,
     fail,
     input_file,
+    out,
     print_json,
     read_text_file,
     whole_number,
 )
 from dekal.cli.conformance_options import BadgeFile, HtmlFile, write_file
+from dekal.cli.written import Quiet
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import MAX_JSON_CHARS
 
-REPORT_HELP = """Draw saved JSON reports (of `run --json`) as one HTML page, and a badge.
+REPORT_HELP = """Summarize saved JSON reports (of `run --json`), draw them as a page and a badge.
 
 Every engine of every report gets a column of the rule × engine matrix, side by side:
-compare builds, or your engine with ours, without running anything again.
+compare builds, or your engine with ours, without running anything again. The text summary
+(each engine's cases by status, its coverage, the first --show cases that did not pass,
+then the verdict) is printed unless --json; each file written is said on standard error
+(`wrote FILE`) unless --quiet.
 
 \b
+    dekal conformance report mine.json
     dekal conformance run --engine "./my-engine" --json > mine.json
     dekal conformance run --json > ours.json
     dekal conformance report mine.json ours.json --html report.html
@@ -59,12 +66,12 @@ def report(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the reports merged into one JSON report.")
     ] = False,
+    quiet: Quiet = False,
 ) -> None:
     from dekal.conformance.badge import report_badge
     from dekal.conformance.html_report import html_page, read_report
+    from dekal.conformance.saved_report_text import reports_text
 
-    if html_file is None and badge is None and not json_output:
-        fail("give --html FILE, --badge FILE or --json (see --help)")
     reports = []
     for path in results:
         text = read_text_file(path, "RESULTS", MAX_JSON_CHARS)
@@ -73,13 +80,15 @@ def report(
         except NotationError as error:
             fail(f"{error.field}: {error.message}", kind="input", field="RESULTS")
     if html_file is not None:
-        write_file(html_file, html_page(reports, show), "--html")
+        write_file(html_file, html_page(reports, show), "--html", quiet)
     if badge is not None:
-        write_file(badge, report_badge(reports[0]), "--badge")
+        write_file(badge, report_badge(reports[0]), "--badge", quiet)
     ok = all(r.get("ok") is True for r in reports)
     if json_output:
         suites = ", ".join(sorted({str(r.get("suite")) for r in reports}))
         merged = {**reports[0], "suite": suites, "ok": ok}
         merged["engines"] = [engine for r in reports for engine in r["engines"]]
         print_json(merged)
+    else:
+        out.print(reports_text(reports, show), markup=False, highlight=False)
     raise typer.Exit(EXIT_OK if ok else EXIT_VERDICT)

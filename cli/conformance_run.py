@@ -35,6 +35,7 @@ from dekal.cli.conformance_options import (
     read_expect,
     write_file,
 )
+from dekal.cli.written import Quiet, wrote
 from dekal.conformance import SUITE_VERSION, SUITE_VERSIONS
 from dekal.conformance.client import (
     DEFAULT_TIMEOUT,
@@ -179,6 +180,7 @@ def run(
     html_file: HtmlFile = None,
     badge: BadgeFile = None,
     json_output: JsonFlag = False,
+    quiet: Quiet = False,
     timeout: Seconds = DEFAULT_TIMEOUT,
     strict: Annotated[
         bool, typer.Option("--strict", help="Count should-level failures in the exit code.")
@@ -272,8 +274,9 @@ def run(
             junit.write_text(junit_xml(runs), "utf-8")
         except OSError as error:  # checked before the run; the disk can still refuse
             fail(f"{junit}: {error.strerror}", kind="input", field="--junit")
+        wrote(junit, quiet)
     report = report_json(runs)
-    write_pictures(report, html_file, badge, show)
+    write_pictures(report, html_file, badge, show, quiet)
     if json_output:
         print_json(report)
     else:
@@ -284,13 +287,17 @@ def run(
 
 
 def write_pictures(
-    report: dict[str, object], html_file: Path | None, badge: Path | None, show: int
+    report: dict[str, object],
+    html_file: Path | None,
+    badge: Path | None,
+    show: int,
+    quiet: bool = False,
 ) -> None:
     """--html and --badge: the page and the badge of a JSON report (report_json's shape)."""
     from dekal.conformance.badge import report_badge
     from dekal.conformance.html_report import html_page
 
     if html_file is not None:
-        write_file(html_file, html_page([report], show), "--html")
+        write_file(html_file, html_page([report], show), "--html", quiet)
     if badge is not None:
-        write_file(badge, report_badge(report), "--badge")
+        write_file(badge, report_badge(report), "--badge", quiet)

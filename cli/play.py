@@ -11,16 +11,28 @@ from __future__ import annotations
 
 import secrets
 import sys
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
 from dekal.bots.annotate import annotate
 from dekal.cli.app import Interrupted
 from dekal.cli.bot_specs import checked_bot
-from dekal.cli.common import DekalCommand, fail, output_file, user_errors, whole_number
+from dekal.cli.common import (
+    EXIT_BAD_INPUT,
+    DekalCommand,
+    error_object,
+    fail,
+    output_file,
+    print_json,
+    user_errors,
+    whole_number,
+)
 from dekal.cli.paths import PathRefused, output_folder
+from dekal.cli.play_record import RecordNotWritten, write_record
 from dekal.cli.play_table import Step, Table, read_human_action, seat_actions
 from dekal.cli.play_views import JsonView, TextView, View
 from dekal.cli.progress import progress_bar
@@ -156,8 +168,11 @@ def ask_human(table: Table, view: View) -> Step | None:
                 view.refused(error)
 
 
-def run_game(table: Table, view: View) -> None:
-    """The table loop: the bots act until the human decides, the human decides, and so on."""
+def run_game(
+    table: Table, view: View, keep: Callable[[Table], object] = lambda table: None
+) -> None:
+    """The table loop: the bots act until the human decides, the human decides, and so on.
+    `keep(table)` before each question writes the record so far (dekal.cli.play_record)."""
     view.started(table)
     while not table.over:
         if not table.human_decides():
@@ -165,22 +180,30 @@ def run_game(table: Table, view: View) -> None:
                 step = table.play_table()
             view.step(table, step)
             continue
+        keep(table)
         answer = ask_human(table, view)
         if answer is None:
             return
         view.step(table, answer)
 
 
-def save_record(table: Table, target: Path | None) -> Path | None:
-    """Write the game so far (None when nothing was played)."""
+def save_record(table: Table, path: Path) -> Path | None:
+    """Write the game so far, replacing the record written before (None when nothing was
+    played yet): dekal.cli.play_record."""
     if not table.played_anything():
         return None
-    path = target or _free_name(Path(f"dekal-play-{table.seed}.dkr"))
-    try:
-        path.write_text(format_record(table.record()), encoding="utf-8")
-    except OSError as error:
-        fail(f"--record {path}: cannot write: {error.strerror}")
+    write_record(path, format_record(table.record()))  # RecordNotWritten: see record_lost
     return path
+
+
+def record_lost(error: RecordNotWritten, json_output: bool) -> NoReturn:
+    """The record could not be written: the game stops with one error naming --record (a
+    JSON error object among the game's JSON lines under --json). The record written before
+    is left whole (dekal.cli.play_record)."""
+    if json_output:
+        print_json(error_object(str(error), "usage", field="--record"))
+        raise typer.Exit(EXIT_BAD_INPUT)
+    fail(str(error), field="--record")
 
 
 def check_current_folder() -> None:
@@ -324,12 +347,17 @@ def play(
         practice=practice,
     )
     view: View = JsonView() if json_output else TextView()
+    # one name for the whole game: the record is written again as the game goes
+    path = record or _free_name(Path(f"dekal-play-{table.seed}.dkr"))
     try:
-        run_game(table, view)
+        run_game(table, view, keep=lambda table: save_record(table, path))
+        saved = save_record(table, path)
     except Interrupted:
-        save_record(table, record)  # Ctrl-C: what was played is kept, then main says why
+        with suppress(RecordNotWritten):  # main says why the game stopped, in one line
+            save_record(table, path)  # Ctrl-C: what was played is kept
         raise
-    saved = save_record(table, record)
+    except RecordNotWritten as error:
+        record_lost(error, json_output)
     view.ended(table, saved)
     if annotate_game and table.played_anything():
         annotate_table(table, view, str(saved))

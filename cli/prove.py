@@ -17,6 +17,7 @@ from dekal.cli.common import (
     print_json,
     text_of_at_most,
 )
+from dekal.cli.rates import duration
 from dekal.proofs.catalogue import OBLIGATIONS, run_all
 from dekal.proofs.obligation import Obligation, Verdict
 from dekal_ref.reading import shown
@@ -45,6 +46,7 @@ options (an --only that matches nothing); 130 interrupted (Ctrl-C).
 
 def _line(verdict: Verdict) -> str:
     status = "proved" if verdict.proved else "FAILED"
+    # a column of times: fixed decimals keep it aligned (the total below says 3 figures)
     text = f"{status:<7} {verdict.name:<24} {verdict.seconds:7.3f} s  {verdict.statement}"
     if verdict.detail:
         text += f"\n        {'':<24}            {verdict.detail}"
@@ -127,9 +129,9 @@ def prove(
         total = sum(v.seconds for v in verdicts)
         failed = sum(not v.proved for v in verdicts)
         summary = (
-            f"all {len(verdicts)} obligations proved in {total:.2f} s"
+            f"all {len(verdicts)} obligations proved in {duration(total)}"
             if every
-            else f"{failed} of {len(verdicts)} obligations FAILED ({total:.2f} s)"
+            else f"{failed} of {len(verdicts)} obligations FAILED ({duration(total)})"
         )
         out.print(summary, style="bold")
     if not every:

@@ -27,6 +27,7 @@ from dekal.cli.common import (
     user_errors,
     whole_number,
 )
+from dekal.cli.written import Quiet, wrote
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal.proofs.puzzle_rating import LEVELS
 from dekal.proofs.puzzle_set import RatedPuzzle, load_puzzles, parse_move
@@ -35,7 +36,7 @@ from dekal_ref.errors import IllegalAction
 from dekal_ref.notation import cell_name, value_symbol
 from dekal_ref.push import push_chain
 from dekal_ref.reading import SEED_MAX, shown
-from dekal_ref.svg import grid_svg
+from dekal_ref.svg import puzzle_svg
 from dekal_ref.words import plural
 
 PUZZLE_HELP = """Solve a rated puzzle: find the one best first move.
@@ -53,7 +54,7 @@ score; every other first move ends higher, whatever you play next (proved).
     dekal puzzle --random --rating expert
     dekal puzzle 7 --answer c3:L            # right: exit 0; wrong: exit 1, and why
     dekal puzzle 7 --solution               # the best line, step by step
-    dekal puzzle 7 --svg puzzle.svg
+    dekal puzzle 7 --svg puzzle.svg          # the grid, the incoming cards, the target
     dekal puzzle 7 --answer c3:L --json
 
 A move is the cell you reveal and the push: c3:L (slide), b4:R3 (eject: the side and the
@@ -177,6 +178,23 @@ def _solution_json(rated: RatedPuzzle) -> dict[str, Any]:
     return {key: entry[key] for key in ("best", "line", "second", "ranking", "proved_by")}
 
 
+def puzzle_picture(rated: RatedPuzzle, total: int) -> str:
+    """--svg: the puzzle as `show_puzzle` prints it: the grid, the incoming cards, the target."""
+    puzzle, best = rated.puzzle, rated.best
+    target = (
+        f"target: {best.points} points ({plural(best.remaining, 'card')} left); "
+        f"one first move of {rated.rating.choices} gets there"
+    )
+    return puzzle_svg(
+        puzzle.grid,
+        puzzle.face_down,
+        puzzle.incoming,
+        puzzle.turns,
+        heading=_heading(rated, total),
+        target=target,
+    )
+
+
 def _write_svg(picture: str, target: str) -> None:
     if target == "-":
         sys.stdout.write(picture)
@@ -232,6 +250,7 @@ def puzzle(
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
     ] = False,
+    quiet: Quiet = False,
 ) -> None:
     if rating is not None and rating not in LEVELS:
         fail(f"{shown(rating)}: choose one of {', '.join(LEVELS)}", field="--rating")
@@ -241,9 +260,10 @@ def puzzle(
     rated = choose(puzzles, number, rating, at_random, seed)
     move = legal_answer(rated.puzzle, answer) if answer is not None else None
     if svg is not None:
-        _write_svg(grid_svg(rated.puzzle.grid, face_down=rated.puzzle.face_down, scored=False), svg)
+        _write_svg(puzzle_picture(rated, len(puzzles)), svg)
         if svg == "-":
             return
+        wrote(svg, quiet)
     verdict = _verdict(rated, move) if move is not None else None
     if json_output:
         payload = _puzzle_json(rated)
@@ -255,8 +275,6 @@ def puzzle(
             payload["svg"] = svg
         print_json(payload)
     else:
-        if svg is not None:
-            out.print(f"wrote {svg}")
         if verdict is None and not solution:
             show_puzzle(rated, len(puzzles))
         if verdict is not None:

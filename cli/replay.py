@@ -33,6 +33,7 @@ from dekal.cli.common import (
 )
 from dekal.cli.paths import input_file
 from dekal.cli.pictures import side_by_side
+from dekal.cli.written import wrote
 from dekal.engines import DEFAULT_ENGINE
 from dekal_ref.actions import NewRound, PushMove, Reveal, Take
 from dekal_ref.deal import Deal
@@ -306,7 +307,10 @@ def replay(
         ),
     ] = False,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print only the result, not every turn.")
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="Print only the result: not every turn, nor the files written."
+        ),
     ] = False,
     engine: Annotated[str, typer.Option(metavar="fast|ref", help=ENGINE_HELP)] = DEFAULT_ENGINE,
     svg: Annotated[
@@ -334,7 +338,7 @@ def replay(
             where = {"round": error.round, "turn": error.turn, "action": error.action}
         fail_with(error, details=where)
     if svg is not None:
-        write_step_pictures(svg, rec, states)
+        wrote(write_step_pictures(svg, rec, states), quiet)
     if json_output:
         print_json(summary(rec, states))
         return
@@ -352,17 +356,22 @@ def replay(
         )
 
 
-def write_step_pictures(folder: Path, rec: GameRecord, states: list[GameState]) -> None:
-    """--svg DIR: step-0001.svg (the deal), step-0002.svg, ...: before, action, after."""
+def write_step_pictures(folder: Path, rec: GameRecord, states: list[GameState]) -> list[Path]:
+    """--svg DIR: step-0001.svg (the deal), step-0002.svg, ...: before, action, after; the
+    files written, in order."""
+    written: list[Path] = []
     actions = [NewRound(rec.rounds[0].deal), *rec.steps()]  # the steps iter_replay played
     try:
         folder.mkdir(exist_ok=True)  # its parent was checked (output_directory)
         for number, (action, after) in enumerate(zip(actions, states, strict=True), start=1):
             before = states[number - 2] if number > 1 else None
             picture = step_svg(before, action, after)
-            (folder / f"step-{number:04d}.svg").write_text(picture, encoding="utf-8")
+            path = folder / f"step-{number:04d}.svg"
+            path.write_text(picture, encoding="utf-8")
+            written.append(path)
     except OSError as error:
         fail(f"{shown(str(folder))}: cannot write: {error.strerror}", kind="input", field="--svg")
+    return written
 
 
 def _collect(steps: Iterator[Step], states: list[GameState]) -> Iterator[Step]:

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from dekal.cli.common import fail, out, output_file_or_stdout, print_json, user_errors
 from dekal.cli.pictures import grid_picture, legend, position_picture
+from dekal.cli.written import Quiet, wrote
 from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid
 from dekal_ref.picture import CardLook, grid_looks, score_caption, seat_looks
 from dekal_ref.position import format_position, parse_position
@@ -108,6 +109,7 @@ def show(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the cells as one JSON object.")
     ] = False,
+    quiet: Quiet = False,
 ) -> None:
     if svg == "-" and json_output:
         fail("--svg - and --json both write to standard output: choose one", field="--svg")
@@ -128,12 +130,11 @@ def show(
         picture, payload = grid_svg(grid), _grid_json(grid)
     if svg is not None:
         _write_svg(picture, svg)
+        wrote(svg, quiet)
     if json_output:
         print_json(payload | ({"svg": svg} if svg is not None else {}))
     elif svg is None:
         _print_text(state if is_position else grid, public)
-    elif svg != "-":
-        out.print(f"wrote {svg}")
 
 
 def _print_text(shown: GameState | Grid, public: bool) -> None:

@@ -30,6 +30,8 @@ from dekal.cli.common import (
     text_of_at_most,
     whole_number,
 )
+from dekal.cli.rates import duration, rate
+from dekal.cli.written import Quiet, wrote
 from dekal.extras import needed
 from dekal_ref.errors import NotationError
 from dekal_ref.notation import parse_first_rule, parse_variant
@@ -232,6 +234,7 @@ def simulate(
         ),
     ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     from dekal.simulation.games import Setup
     from dekal.simulation.games import simulate as run_games
@@ -273,6 +276,7 @@ def simulate(
     summary = summarize(counted, specs)
     if plot is not None:
         write_plot_file(summary, plot, setup, games)
+        wrote(plot, quiet)
     if json_output:
         print_json(report_json(summary, setup, games))
     else:
@@ -280,11 +284,12 @@ def simulate(
 
 
 def write_plot_file(summary: Summary, path: Path, setup: Setup, games: int) -> None:
-    from dekal.simulation.plots import write_plot
+    from dekal.simulation.plots import plot_title, write_plot
 
-    title = f"{games} games, {setup.rules.players} players, seed {setup.seed}"
+    rules = setup.rules
+    title = plot_title(games, rules.players, rules.push, rules.first, setup.seed, rules.threshold)
     try:
-        write_plot(summary, path, title, match=setup.rules.threshold is not None)
+        write_plot(summary, path, title, match=rules.threshold is not None)
     except OSError as error:  # checked before the run; the disk can still refuse
         fail(f"{path}: {error.strerror}", kind="input", field="--plot")
 
@@ -331,7 +336,7 @@ def print_report(
     out.print(
         Text(
             f"{games} {kind}, {rules.players} players, {rules.push}, first {rules.first}, "
-            f"seed {setup.seed}: {seconds:.1f} s, {games / seconds:,.0f} games/s ({where})"
+            f"seed {setup.seed}: {duration(seconds)}, {rate(games, seconds, 'games')} ({where})"
         )
     )
     score = "total" if rules.threshold else "score"

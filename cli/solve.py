@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Annotated, Any
 
 import typer
@@ -33,15 +32,28 @@ from dekal.cli.common import (
     whole_number,
 )
 from dekal.cli.pictures import side_by_side
-from dekal.proofs import portfolio, search, z3_solve
-from dekal.proofs.answer import Answer, GaveUp, Progress, RankedMove, quiet
+from dekal.cli.rates import duration
+from dekal.cli.solve_run import (
+    METHODS,
+    Bounded,
+    deadline_of,
+    exit_now_if_work_was_left_behind,
+    run_bounded,
+    run_minimum,
+    run_rank,
+)
+from dekal.proofs.answer import (
+    Answer,
+    GaveUp,
+    Progress,
+    RankedMove,
+    quiet,
+)
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal.proofs.replay import Outcome, WitnessError
 from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid, value_symbol
 from dekal_ref.reading import shown
 from dekal_ref.scoring import score_grid
-
-METHODS: dict[str, ModuleType] = {"portfolio": portfolio, "z3": z3_solve, "search": search}
 
 SOLVE_HELP = """Find the lowest score a grid can still reach, with proof.
 
@@ -73,10 +85,12 @@ engine before it is printed.
 "proved_optimal", "seconds", "method", "proof", ...} (pushes in spec notation: side, plus
 line for eject); the portfolio adds "via": "portfolio" and "race" (who proved it first).
 
---timeout S bounds each method's whole query (the portfolio's two share one clock), --rank
-included (one clock, shared out among the first moves): when it runs out, the best witness
-found so far is printed, marked NOT proved (a method that holds no witness yet gives the
-greedy line of the search's beam).
+--timeout S bounds each method's whole query in wall time, counted from the command's start
+(the portfolio's two share one clock), --rank included (one clock, shared out among the
+first moves): when it runs out, the best witness found so far is printed, marked NOT proved
+(a method that holds no witness yet gives the greedy line of the search's beam), within
+about half a second, however busy the machine (a watchdog answers for work that cannot look
+at the clock: loading the compiled search, building Z3's formula).
 
 Exit codes: 0 answered and proved (--at-most / --reach: reachable, with a witness); 1 a
 negative verdict: unreachable (proved), or the two methods of --check DISAGREE; 2 a
@@ -156,22 +170,8 @@ def answer_line(answer: Answer) -> str:
     moves = " ".join(str(m) for m in answer.moves)
     return (
         f"{method}: score {answer.points} with {answer.remaining} cards left: {proof}, "
-        f"{answer.seconds:.2f} s; moves {moves}"
+        f"{duration(answer.seconds)}; moves {moves}"
     )
-
-
-def run_minimum(
-    puzzle: Puzzle, methods: list[str], timeout: float, progress: Progress
-) -> list[Answer]:
-    if len(methods) == 1:
-        return [METHODS[methods[0]].minimum(puzzle, timeout=timeout, progress=progress)]
-    # --check: two independent paths, so Z3 does without the search's lower bound
-    return [
-        z3_solve.minimum(puzzle, timeout=timeout, progress=progress, lower_bound=False)
-        if name == "z3"
-        else METHODS[name].minimum(puzzle, timeout=timeout, progress=progress)
-        for name in methods
-    ]
 
 
 def check_problem(answers: list[Answer]) -> tuple[int, str] | None:
@@ -226,21 +226,6 @@ def report_minimum(
         )
 
 
-@dataclass(frozen=True)
-class Bounded:
-    """One method's answer to --at-most or --reach: a witness, None (proved unreachable), or
-    no verdict (`gave_up` says why)."""
-
-    method: str
-    answer: Answer | None
-    seconds: float
-    gave_up: str = ""
-
-    @property
-    def reachable(self) -> bool | None:
-        return None if self.gave_up else self.answer is not None
-
-
 def report_bound(
     kind: str, target: int | str, results: list[Bounded], json_output: bool, timeout: float
 ) -> None:
@@ -276,13 +261,13 @@ def report_bound(
             if result.gave_up:
                 out.print(f"{result.method}: no verdict within --timeout {timeout:g} s")
             elif answer is None:
-                out.print(f"{result.method}: no, unreachable (proved, {result.seconds:.2f} s)")
+                out.print(f"{result.method}: no, unreachable (proved, {duration(result.seconds)})")
             else:
                 show_outcome(answer.outcome)
                 moves = " ".join(str(m) for m in answer.moves)
                 out.print(
                     f"{result.method}: yes, score {answer.points} with {answer.remaining} cards "
-                    f"({result.seconds:.2f} s); moves {moves}"
+                    f"({duration(result.seconds)}); moves {moves}"
                 )
     verdicts = {r.reachable for r in results}
     if {True, False} <= verdicts:
@@ -402,10 +387,40 @@ def solve(
     if sum(x is not None and x is not False for x in (at_most, reach, rank or None)) > 1:
         fail("ask one question at a time: --at-most, --reach or --rank")
     names = ["z3", "search"] if check else [method]
+    question = Question(puzzle, names, at_most, target, reach, rank, timeout, json_output)
+    try:
+        ask(question)
+    except typer.Exit as done:
+        exit_now_if_work_was_left_behind(done.exit_code)
+        raise
+    exit_now_if_work_was_left_behind(0)
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the command line asks, once read and checked."""
+
+    puzzle: Puzzle
+    names: list[str]
+    at_most: int | None
+    target: Grid | None
+    reach: str | None
+    rank: bool
+    timeout: float
+    json_output: bool
+
+
+def ask(q: Question) -> None:
+    """Answer the question and report it (typer.Exit with the exit code when not 0)."""
+    puzzle, names, at_most, target, reach = q.puzzle, q.names, q.at_most, q.target, q.reach
+    rank, timeout, json_output = q.rank, q.timeout, q.json_output
     try:
         with progress_status(True) as progress:
             if at_most is not None or target is not None:
-                results = [_bounded(name, puzzle, at_most, target, timeout) for name in names]
+                results = [
+                    run_bounded(name, puzzle, at_most, target, deadline_of(number, timeout))
+                    for number, name in enumerate(names)
+                ]
                 if at_most is not None:
                     report_bound("at_most", at_most, results, json_output, timeout)
                 else:
@@ -413,9 +428,7 @@ def solve(
                 return
             if rank:
                 started = time.perf_counter()
-                rankings = [
-                    METHODS[name].rank(puzzle, timeout=timeout, progress=progress) for name in names
-                ]
+                rankings = run_rank(puzzle, names, timeout, progress)
                 report_rank(rankings, time.perf_counter() - started, json_output, timeout)
                 return
             answers = run_minimum(puzzle, names, timeout, progress)
@@ -424,20 +437,6 @@ def solve(
     except WitnessError as error:
         fail(f"solver bug, witness refused by the reference engine: {error}", EXIT_ENGINE)
     report_minimum(answers, puzzle, json_output, timeout)
-
-
-def _bounded(
-    name: str, puzzle: Puzzle, at_most: int | None, target: Grid | None, timeout: float
-) -> Bounded:
-    started = time.perf_counter()
-    try:
-        if at_most is not None:
-            found = METHODS[name].at_most(puzzle, at_most, timeout=timeout)
-        else:
-            found = METHODS[name].reach(puzzle, target, timeout=timeout)
-    except GaveUp as error:
-        return Bounded(name, None, time.perf_counter() - started, gave_up=str(error))
-    return Bounded(name, found, time.perf_counter() - started)
 
 
 def register(app: typer.Typer) -> None:

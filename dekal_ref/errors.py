@@ -31,3 +31,13 @@ class IllegalAction(DekalError):
         super().__init__(f"[{rule}] {message}")
         self.rule = rule
         self.message = message
+
+
+class RuleArgument(IllegalAction, ValueError):
+    """An argument outside what a rule allows, refused where the value is built: an
+    IllegalAction naming the rule (M2 for `Rules(players=7)`) that is also a ValueError
+    naming the argument (`field`) and the range allowed."""
+
+    def __init__(self, rule: str, field: str, message: str) -> None:
+        super().__init__(rule, f"{field}: {message}")
+        self.field = field

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
-from dekal_ref.errors import NotationError
+from dekal_ref.errors import NotationError, RuleArgument
 from dekal_ref.notation import HOLE, Grid
+from dekal_ref.reading import shown
 
 TURNS_PER_ROUND = 16  # T5: 16 turns reveal every original card
 DEFAULT_THRESHOLD = 100  # S4
@@ -43,16 +44,35 @@ class Rules:
     threshold: int | None = None
 
     def __post_init__(self) -> None:
+        players = self.players
+        if not _whole(players) or not 2 <= players <= 6:
+            raise RuleArgument(
+                "M2", "players", f"Dékal is played by 2 to 6 players, not {_quoted(players)}"
+            )
         if self.push not in ("slide", "eject"):
-            raise NotationError("variant", f"{self.push!r} is not a push variant: slide or eject")
+            raise NotationError(
+                "variant", f"{_quoted(self.push)} is not a push variant: slide or eject"
+            )
         if self.first not in ("lowest", "chosen"):
             raise NotationError(
-                "first", f"{self.first!r} is not a first-player rule: lowest or chosen"
+                "first", f"{_quoted(self.first)} is not a first-player rule: lowest or chosen"
             )
-        if self.threshold is not None and self.threshold < 1:
+        if self.threshold is not None and (not _whole(self.threshold) or self.threshold < 1):
             raise NotationError(
-                "threshold", f"a match threshold is a positive number, not {self.threshold}"
+                "threshold",
+                f"a match threshold is a positive whole number, not {_quoted(self.threshold)}",
             )
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _quoted(value: object) -> str:
+    """A value as an error message quotes it: at most about 40 characters, whatever it is."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of {value.bit_length()} bits"
+    return shown(value) if isinstance(value, str) else shown(repr(value))[1:-1]
 
 
 @dataclass(frozen=True)

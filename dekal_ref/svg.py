@@ -314,14 +314,185 @@ def step_svg(
     top += LINE + 8
     drawn, after_width, height = _position_body(after, public, top, acting)
     body.append(_titled_group("after", drawn))
+    top += height
     width = max(width, after_width, 2 * GRID_SIZE)
+    states = [before] if before is not None else []
+    marks = _marks_of([*states, after], public) | ({ACTING} if acting is not None else set())
+    legend, legend_height = _legend(marks, public, MARGIN, top + 4)
+    body.append(legend)
     title = f"step {action}: position {format_position(after, public)}"
-    return _svg(width, top + height + MARGIN, title, body)
+    return _svg(width, top + legend_height + 4 + MARGIN, title, body)
 
 
 def _titled_group(name: str, elements: list[ET.Element]) -> ET.Element:
     group = _element("g", {"class": name})
     group.extend(elements)
+    return group
+
+
+# --- Legends ------------------------------------------------------------------------------
+
+ACTING = "acting"  # the frame around the seat that acts in a step
+PICK = "picked"  # a secret pick's outline (T1)
+UNSEEN = "unseen"  # a face-down card whose value this view hides (M3)
+MARK_ORDER = (FACE_DOWN, UNSEEN, PICK, HOLE_STATE, CANCELLED, ACTING)
+
+
+def _meaning(mark: str, public: bool) -> str:
+    return {
+        FACE_DOWN: "face-down card: its value drawn for you, unseen by the players (M3)"
+        if not public
+        else "face-down card",
+        UNSEEN: "face-down card: its value hidden in this public view (M3)",
+        PICK: "the card a seat picked in secret this turn (T1)",
+        HOLE_STATE: "the hole: the empty cell a push fills (P1/P2)",
+        CANCELLED: "a cancelled card: equal cards side by side (S1)",
+        ACTING: "the seat that acts in this step",
+    }[mark]
+
+
+def _marks_of(states: Iterable[GameState], public: bool) -> set[str]:
+    """The marks the pictures of these positions use (face-up cards need no explaining)."""
+    marks: set[str] = set()
+    for state in states:
+        for seat in range(state.players):
+            marks |= _look_marks(seat_looks(state, seat, public))
+    return marks
+
+
+def _look_marks(looks: Iterable[CardLook]) -> set[str]:
+    marks: set[str] = set()
+    for look in looks:
+        if look.state == FACE_DOWN and look.value is None:
+            marks.add(UNSEEN)
+        elif look.state != FACE_UP:
+            marks.add(look.state)
+        if look.picked:
+            marks.add(PICK)
+    return marks
+
+
+def _swatch(mark: str) -> ET.Element:
+    """A small card drawn as the picture draws `mark`."""
+    side = 16
+    state = FACE_DOWN if mark == UNSEEN else mark
+    if mark in (PICK, ACTING):
+        return _element(
+            "rect",
+            {"width": side, "height": side, "rx": 3, "fill": "none", "stroke": PICKED,
+             "stroke-width": 3 if mark == PICK else 2},
+        )  # fmt: skip
+    fill, outline, _ = next(style for name, style in STYLE.items() if name == state)
+    rect: dict[str, str | int] = {
+        "width": side, "height": side, "rx": 3, "fill": fill, "stroke": outline,
+        "stroke-width": "1.5",
+    }  # fmt: skip
+    if mark == HOLE_STATE:
+        rect["stroke-dasharray"] = "3 2"
+    return _element("rect", rect)
+
+
+def _legend(
+    marks: set[str], public: bool, x: int, y: int, words: dict[str, str] | None = None
+) -> tuple[ET.Element, int]:
+    """What each mark in a picture means, one line each, from (x, y); the group and its
+    height. Every line is `<g class="legend-item" data-mark="…">` with its words as text."""
+    group = _element("g", {"class": "legend", "transform": f"translate({x},{y})"})
+    line = 0
+    for mark in MARK_ORDER:
+        if mark not in marks:
+            continue
+        item = _element(
+            "g", {"class": "legend-item", "data-mark": mark, "transform": f"translate(0,{line})"}
+        )
+        item.append(_swatch(mark))
+        meaning = (words or {}).get(mark) or _meaning(mark, public)
+        item.append(_text(24, 13, meaning, size=12))
+        group.append(item)
+        line += LINE - 2
+    return group, line
+
+
+# --- Puzzles ------------------------------------------------------------------------------
+
+
+def puzzle_svg(
+    grid: Grid,
+    face_down: Iterable[int],
+    incoming: Sequence[int] | None,
+    turns: int,
+    *,
+    heading: str,
+    target: str,
+) -> str:
+    """A puzzle as the player meets it: the grid (face-down values drawn), the cards that
+    come in, in order (or the solo rule), the target to reach, and a legend.
+
+    The incoming cards are `<g class="incoming" data-order="1" data-value="7">`; the target
+    is the text of `<text class="target">`. dekal_ref knows nothing of puzzles: the caller
+    words the heading and the target.
+    """
+    down = frozenset(face_down)
+    looks = grid_looks(grid, face_down=down, scored=False)
+    notation = format_grid(grid)
+    body = [_text(MARGIN, MARGIN + 14, heading, size=14)]
+    body[-1].set("font-weight", "bold")
+    y = MARGIN + LINE + 4
+    body.append(_grid(looks, MARGIN, y, notation))
+    y += GRID_SIZE + 10
+    cards = list(incoming) if incoming is not None else []
+    if incoming is None:
+        caption = f"solo: each revealed card comes straight back in, {plural(turns, 'step')}"
+        body.append(_text(MARGIN, y + 14, caption, size=13))
+        y += LINE
+    else:
+        body.append(_text(MARGIN, y + 14, "incoming cards, in order:", size=13))
+        y += LINE
+        for order, value in enumerate(cards, start=1):
+            body.append(_incoming_card(order, value, MARGIN + LABEL + (order - 1) * PITCH, y))
+        y += CARD + LINE
+    target_text = _text(MARGIN, y + 14, target, size=13)
+    target_text.set("class", "target")
+    target_text.set("font-weight", "bold")
+    body.append(target_text)
+    y += LINE + 6
+    marks = _look_marks(looks)
+    legend, legend_height = _legend(marks, False, MARGIN, y, PUZZLE_WORDS)
+    body.append(legend)
+    y += legend_height
+    width = max(
+        GRID_SIZE + 2 * MARGIN,
+        MARGIN + LABEL + len(cards) * PITCH + MARGIN,
+        MARGIN + 8 * max(len(heading), len(target)),  # a line of 13-14px text, generously
+        MARGIN + 24 + 7 * max((len(PUZZLE_WORDS.get(m, "")) for m in marks), default=0),
+    )
+    return _svg(width, y + MARGIN, f"puzzle {notation}", body)
+
+
+PUZZLE_WORDS: dict[str, str] = {
+    FACE_DOWN: "face down: each step reveals one (T1); its value is shown to plan with",
+    HOLE_STATE: "the hole",
+    CANCELLED: "a cancelled card (S1)",
+}
+
+
+def _incoming_card(order: int, value: int, x: int, y: int) -> ET.Element:
+    group = _element(
+        "g",
+        {"class": "incoming", "data-order": order, "data-value": value,
+         "transform": f"translate({x},{y})"},
+    )  # fmt: skip
+    fill, outline, ink = STYLE[FACE_UP]
+    group.append(
+        _element("rect", {"width": CARD, "height": CARD, "rx": 5, "fill": fill, "stroke": outline,
+                          "stroke-width": "1.5"})
+    )  # fmt: skip
+    label = _text(CARD // 2, 28, str(value), size=20, anchor="middle")
+    label.set("font-weight", "bold")
+    group.append(label)
+    number = _text(CARD // 2, CARD + 14, f"{order}.", size=11, anchor="middle")
+    number.set("fill", MUTED)
+    group.append(number)
     return group
 
 

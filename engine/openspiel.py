@@ -40,12 +40,12 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from dekal import fast
+from dekal import bits, fast
 from dekal.bots.observation import format_public_view, observation_of
-from dekal.bots.sampler import sample_fast
-from dekal.draws import Draws
 from dekal.extras import needed
+from dekal.game import hole_of
 from dekal.state import FastState
+from dekal.tables import STEP
 from dekal_ref.actions import Action, PushMove, Reveal, Take
 from dekal_ref.deal import DECK, MAX_PLAYERS, MIN_PLAYERS, Deal, deal_from_deck
 from dekal_ref.notation import SIDES, Push, cell_name, value_symbol
@@ -171,6 +171,11 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
         self.actions: list[Action] = []
         self.events: list[str] = []  # the public events, for the information states
         self.pending: list[Reveal] = []  # this turn's picks, secret until the last one (T1)
+        # Where each face-down card came from: origin[seat][cell] is its index in the deck
+        # (-1: no face-down card there), and the pile's top is deck[pile_next]. What is in
+        # neither was seen by every seat; resample_from_infostate reshuffles the rest.
+        self.origin: list[list[int]] = []
+        self.pile_next = CARDS
 
     # -- whose move --------------------------------------------------------------------------
 
@@ -211,13 +216,33 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
                 self.deal = deal_from_deck(self.deck, self.rules.players)
                 first = 0 if self.rules.first == "chosen" else None
                 self.position = fast.new_game(self.rules, self.deal, first)
+                players = self.rules.players
+                self.origin = [list(range(16 * s, 16 * s + 16)) for s in range(players)]
+                self.pile_next = 16 * players
             return
         seat = self.current_player()
         action = dekal_action(seat, number)
         before = self.position
         self.position = fast.apply(before, action)
         self.actions.append(action)
+        self._follow_the_cards(action, before, self.position)
         self._tell(action, before, self.position)
+
+    def _follow_the_cards(self, action: Action, before: FastState, after: FastState) -> None:
+        """Keep `origin` and `pile_next` true: the picks leave their grids once every seat has
+        picked (T1), F2 draws take the pile's top cards, and a push moves a grid's face-down
+        cards as dekal.bits.push_face_down moves their bits (T4, P1, P2)."""
+        if isinstance(action, Reveal) and after.phase is not Phase.REVEAL:
+            for pick in [*self.pending, action]:
+                self.origin[pick.seat][pick.cell] = -1
+            self.pile_next += len(after.removed) - len(before.removed)
+        elif isinstance(action, PushMove):
+            step = STEP[self.rules.push][hole_of(before.grids[action.seat])][action.push]
+            moved = [-1] * 16
+            for cell, index in enumerate(self.origin[action.seat]):
+                if index >= 0:
+                    moved[bits.push_face_down(1 << cell, step).bit_length() - 1] = index
+            self.origin[action.seat] = moved
 
     def _tell(self, action: Action, before: FastState, after: FastState) -> None:
         """The public events of a move: a pick is told (with its cell and value) only once
@@ -284,20 +309,39 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player: int, sampler: Callable[[], float] | Any) -> Any:
         """A state `player` cannot tell from this one, drawn uniformly (ISMCTS needs one per
-        simulation): the unseen cards shuffled into the face-down cells and the pile, the other
-        seats' secret picks moved to random face-down cells of theirs (dekal.bots.sampler);
-        the player's own pick stays."""
-        assert self.position is not None
+        simulation): the cards no seat has seen (face down, or in the pile) shuffled among
+        their places in the deck, the other seats' secret picks moved to random face-down
+        cells of theirs; the player's own pick stays.
+
+        The new state is dealt that deck and replays the round's moves, so everything it
+        exposes (history(), serialize(), `deal`, `deck`, `actions`, its strings) tells the
+        resampled round: no hidden card of this one. The moves stay legal: which cells a move
+        touches never depends on a hidden value (T1-T4, P1, P2), and every seen card keeps
+        its value."""
+        self._seat(player)
+        if self.position is None:
+            raise ValueError("resample_from_infostate: the deal is not over; nothing is seen")
         draw = sampler() if callable(sampler) else random.random()
-        world = sample_fast(observation_of(self.position), Draws(int(draw * 2**53)))
-        picks = list(world.picks)
-        for pick in self.pending:
-            if pick.seat == player:
-                picks[player] = pick.cell
-        clone = self.clone()
-        clone.position = world._replace(picks=tuple(picks))
-        clone.pending = [Reveal(s, cell) for s, cell in enumerate(picks) if cell is not None]
-        return clone
+        shuffle = random.Random(int(draw * 2**53))
+        unseen = [i for cells in self.origin for i in cells if i >= 0]
+        unseen += range(self.pile_next, CARDS)
+        values = [self.deck[i] for i in unseen]
+        shuffle.shuffle(values)
+        deck = list(self.deck)
+        for index, value in zip(unseen, values, strict=True):
+            deck[index] = value
+        moves = list(self.actions)
+        first_pick = len(moves) - len(self.pending)  # this turn's picks are the last moves
+        for k, pick in enumerate(self.pending, start=first_pick):
+            if pick.seat != player:
+                cells = self.position.face_down_cells(pick.seat)
+                moves[k] = Reveal(pick.seat, shuffle.choice(cells))
+        world = self.get_game().new_initial_state()
+        for value in deck:
+            world.apply_action(value - 1)
+        for move in moves:
+            world.apply_action(action_id(move))
+        return world
 
     def __str__(self) -> str:
         if self.position is None:
@@ -306,7 +350,9 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
 
 
 class DekalObserver:
-    """OpenSpiel's observer protocol: strings only (no tensors), from DekalState's own."""
+    """OpenSpiel's observer protocol: strings only, from DekalState's own. The game provides
+    no tensors (GAME_TYPE says so): asking for one raises NotImplementedError rather than
+    answering with an empty tensor an algorithm would take for a real one."""
 
     def __init__(self, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
@@ -314,7 +360,10 @@ class DekalObserver:
         self.dict: dict[str, Any] = {}
 
     def set_from(self, state: DekalState, player: int) -> None:
-        pass  # no tensor: the strings say everything
+        raise NotImplementedError(
+            "the dekal OpenSpiel game provides no tensors, only strings:"
+            " information_state_string and observation_string (docs/openspiel.md)"
+        )
 
     def string_from(self, state: DekalState, player: int) -> str:
         if self.perfect_recall:

@@ -32,6 +32,17 @@ ZERO = "no card left: nothing scores lower"
 """The proof when the witness itself reaches 0 points and 0 cards, the least outcome (S2)."""
 
 
+MOST_POINTS = 160
+"""The highest score a grid can have: 16 cards of 10 (S1)."""
+
+
+def score_bound(bound: object) -> int:
+    """An `at_most` bound: a score 0 to MOST_POINTS, else ValueError naming `bound`."""
+    from dekal.arguments import whole
+
+    return whole("bound", bound, 0, MOST_POINTS)
+
+
 class GaveUp(RuntimeError):
     """The method ran out of time (Z3 said `unknown`): no verdict, never a proof."""
 
@@ -121,21 +132,96 @@ def certified(
     )
 
 
+def greedy_answer(puzzle: Puzzle, first: Move | None, method: str) -> Answer:
+    """The greedy line (the beam of width 1: milliseconds), certified; unproved unless it
+    reaches the least outcome (S2)."""
+    from dekal.proofs.beam import beam  # beam imports nothing of this module's users
+
+    started = time.perf_counter()
+    line = beam(puzzle, width=1, first=first)
+    assert line is not None  # no deadline: the greedy beam always runs to its end
+    proof = ZERO if (line.points, line.remaining) == (0, 0) else ""
+    return certified(
+        puzzle, line.moves, line.points, line.remaining, started=started, method=method,
+        proof=proof,
+    )  # fmt: skip
+
+
+def quick_answer(puzzle: Puzzle, first: Move | None, method: str) -> Answer:
+    """A witness in a fraction of a millisecond, certified: after `first`, each step reveals
+    the lowest face-down cell and takes its push that scores lowest (no search). Unproved
+    unless it reaches the least outcome (S2): the answer of last resort, always at hand."""
+    from dekal import bits, tables  # the optimized engine's words, as beam.py uses them
+
+    started = time.perf_counter()
+    legal = tables.LEGAL[puzzle.variant]
+    grid, down = bits.pack(puzzle.grid), puzzle.face_down_mask
+    moves: list[Move] = []
+    for depth in range(puzzle.turns):
+        hole = first.reveal if depth == 0 and first else (down & -down).bit_length() - 1
+        shift = 4 * hole
+        card = puzzle.incoming[depth] if puzzle.incoming else (grid >> shift) & 0xF
+        holed = grid & ~(0xF << shift)
+        pushes = [(p, st) for p, st in legal[hole] if not (depth == 0 and first) or p == first.push]
+        push, step = min(pushes, key=lambda item: bits.score(bits.push_grid(holed, item[1], card)))
+        grid, down = bits.push_grid(holed, step, card), bits.push_face_down(down, step)
+        moves.append(Move(hole, push))
+    points, remaining = bits.score(grid)
+    proof = ZERO if (points, remaining) == (0, 0) else ""
+    return certified(
+        puzzle, moves, points, remaining, started=started, method=method, proof=proof
+    )
+
+
+Board = dict[Move, Answer]
+"""The best answer known for each first move of a ranking, filled in as the ranking goes."""
+
+
 def rank_first_moves(
     firsts: Sequence[Move],
     best_after: Callable[[Move, Deadline], Answer],
     method: str,
     deadline: Deadline,
     progress: Progress = quiet,
+    *,
+    puzzle: Puzzle | None = None,
+    board: Board | None = None,
 ) -> list[RankedMove]:
     """Every first move with the best (score, cards) reachable after it, best first: the
-    `--rank` question for either method. One deadline for the whole ranking, shared out in
-    turn: each move gets an equal share of the time left (what one does not use goes to the
-    next); a move whose share runs out keeps its best answer so far, unproved."""
-    ranked: list[RankedMove] = []
+    `--rank` question for either method. One deadline for the whole ranking:
+
+    1. every move gets a quick line first (quick_answer, when `puzzle` is given; else
+       best_after with no time), so that every move has a certified witness however little
+       time there is;
+    2. then the time left is shared out in turn: each move gets an equal share of it (what one
+       does not use goes to the next), and its answer replaces the quick one when it is
+       proved or better. When the deadline passes the later moves keep their quick line.
+
+    `board`, when given, holds the best answer of each move as the ranking goes: a caller
+    that cannot wait any longer answers from it (dekal solve's watchdog)."""
+    board = {} if board is None else board
+    for move in firsts:
+        board[move] = (
+            quick_answer(puzzle, move, method)
+            if puzzle is not None
+            else best_after(move, Deadline(0.0))
+        )
     for number, move in enumerate(firsts, start=1):
+        if deadline.expired():
+            break
         progress(f"{method}: first move {number}/{len(firsts)}: {move}")
         answer = best_after(move, deadline.share(len(firsts) - number + 1))
-        ranked.append(RankedMove(move, answer.points, answer.remaining, answer))
+        known = board[move]
+        if answer.proved_optimal or (answer.points, answer.remaining) < (
+            known.points,
+            known.remaining,
+        ):
+            board[move] = answer
+    return ranked_board(board)
+
+
+def ranked_board(board: Board) -> list[RankedMove]:
+    """The board's moves, best first (S3: lowest score, then fewest cards; then the move)."""
+    ranked = [RankedMove(move, a.points, a.remaining, a) for move, a in list(board.items())]
     ranked.sort(key=lambda r: (r.points, r.remaining, r.move))
     return ranked

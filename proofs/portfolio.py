@@ -7,7 +7,11 @@ run together, on the two cores a machine has at least:
 
 * Z3 runs in a child process (the search holds the GIL, in Python or between the compiled
   kernel's slices; Z3's formula is built in Python too), the search in this one;
-* both work under the caller's `Deadline` (the child gets the time it has left);
+* both work under the caller's `Deadline` (the child gets the time it has left, less a
+  margin to hand its answer over in); nothing is waited for past the deadline: a child
+  still working then is terminated and its answer lost;
+* no child when less than MIN_RACE_SECONDS are left (starting one costs more than it can
+  find): the search alone answers, in the time left;
 * the first *proved* answer wins and the other method is stopped at once: the child is
   terminated, or the search's deadline is cancelled (it stops at its next node);
 * the child is always reaped, whatever happens here: a proof, a timeout, an exception, a
@@ -42,11 +46,13 @@ from typing import Any
 from dekal.proofs import bounds, search
 from dekal.proofs.answer import (
     Answer,
+    Board,
     GaveUp,
     Progress,
     RankedMove,
     quiet,
     rank_first_moves,
+    score_bound,
 )
 from dekal.proofs.beam import Guess, quick_bound
 from dekal.proofs.limits import Deadline
@@ -59,6 +65,7 @@ _STOPPING = {signal.SIGINT, signal.SIGTERM}
 _MASKS = hasattr(signal, "pthread_sigmask")
 ALONE = "search alone: small enough to exhaust at once, no race needed"
 MET = "search alone: the beam's witness meets the lower bound, no race needed"
+NO_TIME = "search alone: too little time left to start Z3"
 CHILD_NICENESS = 5
 """How much lower the child's CPU priority is. On two idle cores it changes nothing (each
 method has one); on a busy machine it keeps the search, which proved every puzzle of the hard
@@ -66,9 +73,17 @@ set first, from giving half its core to Z3 (bench/solver.py --hard, load 4 on 2 
 two slowest went from 12.9 and 11.5 s, twice the search alone, to 9.8 and 9.7 s)."""
 FAILURES = ("witness_error", "error")
 """The child's messages that end a race at once: a bug, raised again here."""
-GRACE = 2.0
-"""Seconds the child may take past the deadline to hand over its unproved witness (it stops
-at the deadline too; this covers the last Z3 check's cancellation and the pickling)."""
+GRACE = 0.0
+"""Seconds the parent waits for the child past the deadline: none (a deadline is a promise
+about wall time). The child stops HANDOVER earlier instead, to send its witness in time."""
+HANDOVER = 0.5
+"""The child's deadline ends this much (at most a quarter of its time) before the parent's:
+the time to cancel its last Z3 check and pickle its witness, even on a busy machine."""
+MIN_RACE_SECONDS = 0.5
+"""Below this much time left, no child is started: forking, and Z3 building its formula,
+cost more than that on a busy machine."""
+_RACES: set[_Race] = set()
+"""The races whose child may be running: stop_children() ends them all."""
 
 
 def _child(question: str, puzzle: Puzzle, seconds: float, extra: Any, pipe: Connection) -> None:
@@ -150,7 +165,7 @@ class _Race:
         self.reader = reader
         self.process = context.Process(
             target=_child,
-            args=(question, puzzle, max(0.0, deadline.left()), extra, writer),
+            args=(question, puzzle, _child_seconds(deadline), extra, writer),
             name=f"dekal z3 {question}",
             daemon=True,
         )
@@ -162,6 +177,7 @@ class _Race:
     def __enter__(self) -> _Race:
         """Start the child and its listener; if anything (a Ctrl-C) stops that half-way, what
         was started is stopped and reaped before the exception goes on."""
+        _RACES.add(self)
         try:
             # Blocked while forking, so that the child starts with them blocked and unblocks
             # them only once its own handlers are in place (no window with the parent's).
@@ -203,6 +219,7 @@ class _Race:
 
     def close(self) -> None:
         """Stop and reap the child, whatever state it is in (idempotent)."""
+        _RACES.discard(self)
         if self.process.pid is not None:  # started
             if self.process.is_alive():
                 self.process.terminate()
@@ -214,6 +231,18 @@ class _Race:
         self.reader.close()
         if self.listener.ident is not None:
             self.listener.join(1)
+
+
+def _child_seconds(deadline: Deadline) -> float:
+    left = max(0.0, deadline.left())
+    return left - min(HANDOVER, left / 4)
+
+
+def stop_children() -> None:
+    """Terminate and reap every Z3 child still racing (from any thread): for a caller that
+    answers without waiting for the races, as `dekal solve` does when its time is up."""
+    for race in list(_RACES):
+        race.close()
 
 
 def _can_fork_a_child() -> bool:
@@ -244,6 +273,11 @@ def minimum(
         )
         why = ALONE if _small(puzzle, first) else MET
         return _won(alone, "", started, proved=alone.proved_optimal, race=why)
+    if deadline.left() < MIN_RACE_SECONDS:
+        alone = search.minimum(
+            puzzle, deadline=deadline, progress=progress, first=first, warm=guess
+        )
+        return _won(alone, "z3", started, proved=alone.proved_optimal, race=NO_TIME)
     if not _can_fork_a_child():
         return _one_after_the_other(puzzle, deadline, progress, first, started, guess)
 
@@ -339,6 +373,9 @@ def _bounded(
     if _small(puzzle):
         found = searching(deadline=deadline)
         return found if found is None else replace(found, via=METHOD, race=ALONE)
+    if deadline.left() < MIN_RACE_SECONDS:
+        found = searching(deadline=deadline)  # GaveUp when it has no verdict in time
+        return found if found is None else replace(found, via=METHOD, race=NO_TIME)
     if not _can_fork_a_child():
         try:
             return searching(deadline=deadline.share(2))  # type: ignore[no-any-return]
@@ -371,6 +408,7 @@ def at_most(
 ) -> Answer | None:
     """A witness whose score is ≤ bound, or None when a method proved there is none (GaveUp
     when neither answered within the deadline)."""
+    score_bound(bound)
     deadline = deadline or Deadline(timeout)
 
     def searching(deadline: Deadline) -> Answer | None:
@@ -398,6 +436,7 @@ def rank(
     timeout: float = 60.0,
     progress: Progress = quiet,
     deadline: Deadline | None = None,
+    board: Board | None = None,
 ) -> list[RankedMove]:
     """Every legal first move with the best reachable (score, cards), best first: the
     portfolio after each first move (answer.rank_first_moves: one deadline shared out)."""
@@ -406,4 +445,7 @@ def rank(
         return minimum(puzzle, first=move, deadline=share)
 
     firsts = search.first_moves(puzzle)
-    return rank_first_moves(firsts, best_after, METHOD, deadline or Deadline(timeout), progress)
+    deadline = deadline or Deadline(timeout)
+    return rank_first_moves(
+        firsts, best_after, METHOD, deadline, progress, puzzle=puzzle, board=board
+    )

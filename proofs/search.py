@@ -45,12 +45,14 @@ from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
     Answer,
+    Board,
     GaveUp,
     Progress,
     RankedMove,
     certified,
     quiet,
     rank_first_moves,
+    score_bound,
 )
 from dekal.proofs.beam import BEAM_WIDTHS as BEAM_WIDTHS  # its old home: the names still work
 from dekal.proofs.beam import Guess as Guess
@@ -370,6 +372,7 @@ def at_most(
     """A witness whose score is ≤ bound, or None when the exhaustive search found none
     (GaveUp when the deadline passed first). `compiled` as in `minimum`."""
     started = time.perf_counter()
+    score_bound(bound)
     deadline = deadline or Deadline(timeout)
     search = _searcher(
         puzzle,
@@ -418,6 +421,7 @@ def rank(
     timeout: float = 60.0,
     progress: Progress = quiet,
     deadline: Deadline | None = None,
+    board: Board | None = None,
 ) -> list[RankedMove]:
     """Every legal first move with the best reachable (score, cards), best first
     (answer.rank_first_moves: one deadline shared out among the moves)."""
@@ -426,4 +430,7 @@ def rank(
         return minimum(puzzle, first=move, deadline=share)
 
     firsts = first_moves(puzzle)
-    return rank_first_moves(firsts, best_after, METHOD, deadline or Deadline(timeout), progress)
+    deadline = deadline or Deadline(timeout)
+    return rank_first_moves(
+        firsts, best_after, METHOD, deadline, progress, puzzle=puzzle, board=board
+    )

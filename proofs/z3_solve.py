@@ -25,12 +25,14 @@ from dekal.proofs.answer import (
     KEY_CARDS,
     ZERO,
     Answer,
+    Board,
     GaveUp,
     Progress,
     RankedMove,
     certified,
     quiet,
     rank_first_moves,
+    score_bound,
 )
 from dekal.proofs.beam import Guess
 from dekal.proofs.encoding import BoolExpr, Unrolling
@@ -283,6 +285,7 @@ def at_most(
     """A witness whose final score is ≤ bound, or None when Z3 proved there is none (GaveUp
     when the deadline passed first)."""
     started = time.perf_counter()
+    score_bound(bound)
     session = _Session(puzzle, deadline or Deadline(timeout))
     witness = session.check(session.unrolled.score_at_most(bound))
     if witness is None:
@@ -318,6 +321,7 @@ def rank(
     timeout: float = 60.0,
     progress: Progress = quiet,
     deadline: Deadline | None = None,
+    board: Board | None = None,
 ) -> list[RankedMove]:
     """Every legal first move with the best reachable (score, cards), best first
     (answer.rank_first_moves: one deadline shared out among the moves)."""
@@ -326,4 +330,7 @@ def rank(
         return minimum(puzzle, first=move, deadline=share)
 
     firsts = [s.move for s in shapes(puzzle.variant) if s.reveal in puzzle.face_down]
-    return rank_first_moves(firsts, best_after, METHOD, deadline or Deadline(timeout), progress)
+    deadline = deadline or Deadline(timeout)
+    return rank_first_moves(
+        firsts, best_after, METHOD, deadline, progress, puzzle=puzzle, board=board
+    )

@@ -17,6 +17,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from dekal.arguments import seed as check_seed
+from dekal.arguments import whole
+from dekal.bots.bot import make_bot
+from dekal.bots.work import check_work, simulation_work
 from dekal.draws import game_seed
 from dekal.extras import available, needed
 from dekal.simulation.runner import Progress, run_chunks
@@ -32,6 +36,9 @@ KERNEL_BOTS = ("random", "greedy")
 CHUNKS_PER_RUN = 64  # enough to keep a few dozen workers busy and a progress bar moving
 KERNEL_CHUNK_MOST = 20_000  # games per chunk, compiled
 TABLE_CHUNK_MOST = 16  # games per chunk, through the table loop (a pimc game takes seconds)
+MAX_GAMES = 100_000_000
+"""The most games one run plays (as `dekal simulate --games`)."""
+MOST_CHUNKS = 10_000  # a run of many cheap table games gets bigger chunks, not millions of them
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,21 @@ class Setup:
     bots: tuple[str, ...]
     seed: int
     table: bool = False  # every game through the Python table loop, even kernel bots
+
+    def __post_init__(self) -> None:
+        """ValueError naming the field: rules a Rules, one known bot spec per seat (M2), a seed
+        0 to 2**64 - 1 (dekal.arguments)."""
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"rules: a dekal_ref.state.Rules, not {type(self.rules).__name__}")
+        players = self.rules.players
+        if not isinstance(self.bots, tuple) or len(self.bots) != players:
+            shown = repr(self.bots)[:40]
+            raise ValueError(f"bots: a tuple of one bot spec per seat ({players}), not {shown}")
+        for spec in self.bots:
+            if not isinstance(spec, str):
+                raise ValueError(f"bots: each a bot spec (a string), not {repr(spec)[:40]}")
+            make_bot(spec)  # NotationError (a ValueError) naming "bot" for an unknown one
+        check_seed("seed", self.seed)
 
     @property
     def compiled(self) -> bool:
@@ -62,8 +84,9 @@ class Chunk:
 
 def chunk_size(setup: Setup, games: int) -> int:
     """Games per chunk: a function of the run alone, never of the workers."""
+    whole("games", games, 0, MAX_GAMES)
     most = KERNEL_CHUNK_MOST if setup.compiled else TABLE_CHUNK_MOST
-    return max(1, min(most, math.ceil(games / CHUNKS_PER_RUN)))
+    return max(1, min(most, math.ceil(games / CHUNKS_PER_RUN)), math.ceil(games / MOST_CHUNKS))
 
 
 def chunks(setup: Setup, games: int) -> list[Chunk]:
@@ -103,7 +126,14 @@ def simulate(
     progress: Progress | None = None,
 ) -> Tally:
     """Play games 0 … games − 1 of the run and return their tally (see dekal.simulation.runner
-    for workers and scheduler; `progress` is told (games done, games))."""
+    for workers and scheduler; `progress` is told (games done, games)).
+
+    ValueError before anything is planned: games outside 1..MAX_GAMES, or a run that plans
+    more than dekal.bots.work.MAX_WORK (TooMuchWork, field "games"), as `dekal simulate`."""
+    whole("games", games, 1, MAX_GAMES)
+    rules = setup.rules
+    work = simulation_work(setup.bots, games, rules.threshold, setup.table)
+    check_work(work, "games", f"{games:,} games of {', '.join(dict.fromkeys(setup.bots))}")
     planned = chunks(setup, games)
     size = planned[0].count
 

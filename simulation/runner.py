@@ -11,8 +11,10 @@ the caller merges the results in order.
 `task` must be a top-level function and each chunk picklable: on a cluster both travel to
 other processes, which must have `dekal` installed. A local cluster is started for the run
 and closed when it ends, however it ends (an error, a Ctrl-C); its worker processes (one
-thread each) go with it. A scheduler that cannot be reached, or that has no worker, is a
-`ClusterUnavailable` within CONNECT_SECONDS, never a wait without end.
+thread each) go with it. A scheduler that cannot be reached, that is not a Dask scheduler
+(anything else listening there: a web server, a port that accepts and says nothing), or
+that has no worker, is a `ClusterUnavailable` within CONNECT_SECONDS (to answer as a Dask
+scheduler) and CONNECT_SECONDS more (for its first worker), never a wait without end.
 
 Dask (`distributed`, the `sim` extra) is imported only when a cluster is asked for.
 """
@@ -20,6 +22,10 @@ Dask (`distributed`, the `sim` extra) is imported only when a cluster is asked f
 from __future__ import annotations
 
 import logging
+import socket
+import struct
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
@@ -37,6 +43,9 @@ Progress = Callable[[int, int], None]
 
 CONNECT_SECONDS = 10.0
 """How long to wait for a scheduler to answer, and then for its first worker."""
+HANDSHAKE_MOST_BYTES = 1 << 20
+"""A Dask scheduler's first words are its handshake, a frame of a few hundred bytes; eight
+bytes that announce more than this are someone else talking (an HTTP reply's "HTTP/1.1")."""
 MAX_WORKERS = 64
 """The most local worker processes a run may start (a bigger run wants a real cluster)."""
 
@@ -102,21 +111,7 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
     # once, as one line, by the caller.
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
     if scheduler is not None:
-        try:
-            client = Client(scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
-        except OSError:  # refused or timed out: Dask retries until CONNECT_SECONDS
-            raise ClusterUnavailable(
-                f"cannot reach the scheduler {scheduler} within {CONNECT_SECONDS:g} s"
-            ) from None
-        except (ValueError, TypeError) as error:  # an address Dask cannot read
-            raise ClusterUnavailable(f"cannot reach the scheduler {scheduler}: {error}") from None
-        except Exception as error:
-            # Something else listens there: a web server's reply read as a frame length made
-            # Dask allocate exabytes (MemoryError), a short reply raised struct.error.
-            raise ClusterUnavailable(
-                f"the scheduler {scheduler} did not answer as a Dask scheduler"
-                f" ({type(error).__name__})"
-            ) from None
+        client = _client_of(scheduler)
         with client:
             _wait_for_a_worker(client, scheduler)
             yield client
@@ -139,6 +134,97 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
         cluster.scale(workers)  # type: ignore[no-untyped-call]
         client.wait_for_workers(workers)
         yield client
+
+
+def _client_of(scheduler: str) -> Client:
+    """A client of the Dask scheduler at `scheduler`, within CONNECT_SECONDS of wall time, or
+    ClusterUnavailable saying why (one line).
+
+    Dask's own `timeout` bounds the connection but not the handshake after it: a listener
+    that accepts and says nothing held `Client()` for ever. So a TCP scheduler is first asked
+    for its handshake here, on a socket with a deadline, and Dask's connection then runs in
+    a helper thread that is given up on (and its client closed if it ever comes) when the
+    time is out."""
+    end = time.monotonic() + CONNECT_SECONDS
+    _check_handshake(scheduler, end)
+    outcome: list[Client | BaseException] = []
+    gave_up = threading.Event()
+
+    def connect() -> None:
+        from distributed import Client
+
+        try:
+            client = Client(scheduler, timeout=max(0.1, end - time.monotonic()))  # type: ignore[no-untyped-call]
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+            outcome.append(error)
+            return
+        outcome.append(client)
+        if gave_up.is_set():  # too late: nobody will use it
+            client.close()  # type: ignore[no-untyped-call]
+
+    helper = threading.Thread(target=connect, name="dask connect", daemon=True)
+    helper.start()
+    helper.join(max(0.0, end - time.monotonic()))
+    gave_up.set()
+    if not outcome:
+        raise ClusterUnavailable(
+            f"the scheduler {scheduler} did not answer as a Dask scheduler within"
+            f" {CONNECT_SECONDS:g} s"
+        )
+    (result,) = outcome[:1]
+    if not isinstance(result, BaseException):
+        return result
+    if isinstance(result, OSError):  # refused or timed out: Dask retries until its timeout
+        raise ClusterUnavailable(
+            f"cannot reach the scheduler {scheduler} within {CONNECT_SECONDS:g} s"
+        ) from None
+    if isinstance(result, ValueError | TypeError):  # an address Dask cannot read
+        raise ClusterUnavailable(f"cannot reach the scheduler {scheduler}: {result}") from None
+    # Something else listens there: a web server's reply read as a frame length made Dask
+    # allocate exabytes (MemoryError), a short reply raised struct.error.
+    raise ClusterUnavailable(
+        f"the scheduler {scheduler} did not answer as a Dask scheduler"
+        f" ({type(result).__name__})"
+    ) from None
+
+
+def _check_handshake(scheduler: str, end: float) -> None:
+    """For a TCP address: connect, and read the first eight bytes the scheduler sends (a
+    Dask scheduler speaks first: the length of its handshake frame) before `end`."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler)
+        if scheme != "tcp":
+            return  # tls, ws, inproc: Dask's own connection, under the helper's deadline
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as error:
+        raise ClusterUnavailable(f"cannot reach the scheduler {scheduler}: {error}") from None
+    try:
+        left = max(0.1, end - time.monotonic())
+        with socket.create_connection((host, port), timeout=left) as probe:
+            header = b""
+            while len(header) < 8:
+                probe.settimeout(max(0.01, end - time.monotonic()))
+                chunk = probe.recv(8 - len(header))
+                if not chunk:
+                    break
+                header += chunk
+    except TimeoutError:
+        raise ClusterUnavailable(
+            f"the scheduler {scheduler} did not answer as a Dask scheduler: it said nothing"
+            f" within {CONNECT_SECONDS:g} s"
+        ) from None
+    except OSError:
+        raise ClusterUnavailable(
+            f"cannot reach the scheduler {scheduler} within {CONNECT_SECONDS:g} s"
+        ) from None
+    (length,) = struct.unpack("<Q", header) if len(header) == 8 else (0,)
+    if not 0 < length <= HANDSHAKE_MOST_BYTES:
+        raise ClusterUnavailable(
+            f"the scheduler {scheduler} did not answer as a Dask scheduler"
+            f" (its first bytes were {header[:8]!r})"
+        )
 
 
 def _wait_for_a_worker(client: Client, scheduler: str) -> None:

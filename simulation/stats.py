@@ -22,6 +22,8 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
+import numpy as np
+
 from dekal.simulation.tally import Histogram, Tally
 
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
@@ -46,10 +48,24 @@ class Estimate:
         return f"{self.value:.4g} [{self.low:.4g}, {self.high:.4g}]"
 
 
+def _count(field: str, value: object, low: int, high: int | None = None) -> int:
+    """ValueError naming the argument unless `value` is a whole number low..high."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{field}: a whole number, not {repr(value)[:40]}")
+    value = int(value)
+    if value < low or (high is not None and value > high):
+        allowed = f"{low} to {high}" if high is not None else f"at least {low}"
+        shown = f"{value}" if abs(value) < 10**30 else "a larger number"
+        raise ValueError(f"{field}: {allowed}, not {shown}")
+    return value
+
+
 def rate(successes: int, trials: int) -> Estimate:
-    """A yes/no event seen `successes` times in `trials`: the Wilson score interval."""
-    if trials < 1:
-        raise ValueError("a rate needs at least one trial")
+    """A yes/no event seen `successes` times in `trials`: the Wilson score interval.
+
+    ValueError naming the argument unless 1 <= trials and 0 <= successes <= trials."""
+    trials = _count("trials", trials, 1)
+    successes = _count("successes", successes, 0, trials)
     p = successes / trials
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
@@ -61,10 +77,16 @@ def rate(successes: int, trials: int) -> Estimate:
 
 
 def mean(histogram: Histogram, scale: int = 1) -> Estimate:
-    """The mean of the values of `histogram` divided by `scale`, ± z·s/√N (s from exact sums)."""
+    """The mean of the values of `histogram` divided by `scale`, ± z·s/√N (s from exact sums).
+
+    ValueError naming the argument: scale from 1, counts from 0, at least one value."""
+    _count("scale", scale, 1)
+    for value, count in histogram.items():
+        _count("histogram value", value, -(2**62), 2**62)
+        _count("histogram count", count, 0)
     n = sum(histogram.values())
     if n < 1:
-        raise ValueError("a mean needs at least one value")
+        raise ValueError("histogram: a mean needs at least one value")
     total = sum(value * count for value, count in histogram.items())
     squares = sum(value * value * count for value, count in histogram.items())
     average = Fraction(total, n * scale)
@@ -76,13 +98,16 @@ def mean(histogram: Histogram, scale: int = 1) -> Estimate:
 
 def per_seat_rate(wins: Histogram, seats: int) -> Estimate:
     """The win rate of one of `seats` seats, from how many of them won each game."""
+    _count("seats", seats, 1)
     if seats == 1:
         return rate(wins.get(1, 0), sum(wins.values()))
     return mean(wins, seats)
 
 
 def quantile(histogram: Histogram, q: float) -> int:
-    """The smallest value v with at least a share q of the values ≤ v."""
+    """The smallest value v with at least a share q of the values ≤ v (0 ≤ q ≤ 1)."""
+    if not isinstance(q, int | float) or not 0 <= q <= 1:
+        raise ValueError(f"q: a share from 0 to 1, not {repr(q)[:40]}")
     n = sum(histogram.values())
     need = max(1, math.ceil(q * n))
     seen = 0
@@ -95,6 +120,8 @@ def quantile(histogram: Histogram, q: float) -> int:
 
 def value_at_rank(histogram: Histogram, rank: int) -> int:
     """The rank-th smallest value (from 1), ranks outside 1..N clamped to the extremes."""
+    if isinstance(rank, bool) or not isinstance(rank, int | np.integer):
+        raise ValueError(f"rank: a whole number, not {repr(rank)[:40]}")
     n = sum(histogram.values())
     return quantile(histogram, min(max(rank, 1), n) / n)
 

@@ -1,37 +1,145 @@
-"""Hypothesis profiles shared by every test module.
+"""What every test module shares: Hypothesis profiles, the `deep` marker, the parallel run, and
+expensive results computed once per test run.
 
-* default / dev: quick, for a developer's edit-test loop.
-* ci: loaded by Hypothesis itself when CI=true (derandomized, no database, print_blob).
-* deep: `pytest --hypothesis-profile=deep` for a nightly or local soak (far more examples).
+Hypothesis profiles (`pytest --hypothesis-profile=NAME`):
+
+* default: sized so that the whole default run stays within its budget (five minutes wall
+  on two idle cores). A test's own `@settings(max_examples=N)` states its share.
+* ci: loaded by Hypothesis itself when CI is set; the default's sizes, derandomized (the
+  same examples every run), no example database, failures printed as a reproducible blob.
+* deep: every property at full strength: DEEP_FACTOR times the examples it runs by default
+  (its own `max_examples` too), plus the tests marked `@pytest.mark.deep`. One command:
+  `pytest --hypothesis-profile=deep` (hours; for a nightly run or before a release).
+
+Tests run in parallel (pytest-xdist, `-n auto --dist loadfile` in pyproject.toml): each test
+file runs whole on one worker, so a module-scoped fixture is built once per run. (`--dist
+loadgroup` with `xdist_group` marks would balance finer, but pytest-xdist 3.8 cannot group
+under pytest 9: it renames `item._nodeid`, which pytest 9 no longer reads.) A result several
+files need (a whole-suite run, a started engine build) is a session fixture built with
+`computed_once`: the first worker computes it, the others read it from a file under the
+run's shared temporary directory.
 """
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
-from collections.abc import Iterator
+import resource
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("dev", max_examples=60, deadline=None)
+DEFAULT_EXAMPLES = 60
+"""Examples of a property that does not state its own count, in the default and ci runs
+(such properties are cheap: the 1,970 tests' CPU is mostly suite runs and engines)."""
+
+DEEP_FACTOR = 20
+"""The deep profile runs each property DEEP_FACTOR times the examples of the default run."""
+
+settings.register_profile("default", max_examples=DEFAULT_EXAMPLES, deadline=None)
+settings.register_profile(
+    "ci",
+    settings.get_profile("default"),
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.register_profile(
     "deep",
-    max_examples=5000,
+    max_examples=DEFAULT_EXAMPLES * DEEP_FACTOR,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-if not os.environ.get("CI"):
-    settings.load_profile("dev")
+# Re-registering the active profile (default, or ci under CI) reloads it with these sizes.
+
+
+def _deep(config: pytest.Config) -> bool:
+    return bool(config.getoption("hypothesis_profile", None) == "deep")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked `deep` (too slow for the default run) run only under the deep profile."""
-    if config.getoption("hypothesis_profile", None) == "deep":
-        return
+    """Deep tests are skipped outside the deep profile; under it every property is made
+    DEEP_FACTOR times stronger."""
+    deep = _deep(config)
     skip = pytest.mark.skip(reason="deep profile only: pytest --hypothesis-profile=deep")
+    strengthened: set[int] = set()
     for item in items:
-        if "deep" in item.keywords:
+        if "deep" in item.keywords and not deep:
             item.add_marker(skip)
+        if deep:
+            _strengthen(item, strengthened)
+
+
+def _strengthen(item: pytest.Item, done: set[int]) -> None:
+    """A property with its own max_examples runs DEEP_FACTOR times as many under deep (one
+    without runs the deep profile's count already)."""
+    test = getattr(item, "obj", None)
+    if not getattr(test, "is_hypothesis_test", False) or id(test) in done:
+        return
+    done.add(id(test))
+    # Hypothesis reads a @given test's settings from this attribute each time it runs.
+    own: settings = test._hypothesis_internal_use_settings  # type: ignore[union-attr]
+    deep_count = settings.get_profile("deep").max_examples
+    if own.max_examples != deep_count:
+        test._hypothesis_internal_use_settings = settings(  # type: ignore[union-attr]
+            own, max_examples=own.max_examples * DEEP_FACTOR
+        )
+
+
+T = TypeVar("T")
+
+
+def _once(shared: Path, name: str, compute: Callable[[], T]) -> T:
+    """compute()'s JSON-able result, computed once in the directory `shared`: the first
+    caller computes it under a file lock, every later caller reads the file it wrote."""
+    path = shared / f"once-{name}.json"
+    with open(f"{path}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if path.is_file():
+            result: T = json.loads(path.read_text("utf-8"))
+            return result
+        value = compute()
+        path.write_text(json.dumps(value), "utf-8")
+        return value
+
+
+@pytest.fixture(scope="session")
+def computed_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Callable[[], T]], T]:
+    """`computed_once(name, compute)`: compute()'s JSON-able result, computed once per test
+    run however many xdist workers ask for it (the run's shared temporary directory holds it).
+    For work several modules need; within one module a module-scoped fixture is enough."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # each worker's basetemp is a folder of the run's
+    return lambda name, compute: _once(shared, name, compute)
+
+
+def _cpu_seconds() -> float:
+    mine, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With DEKAL_TEST_CPU=FILE, each test's CPU seconds (setup, call and teardown, with the
+    processes it started and reaped) are appended to FILE as `seconds<TAB>test id`: wall
+    times (--durations) mislead on a busy machine, CPU times do not."""
+    record = os.environ.get("DEKAL_TEST_CPU")
+    start = _cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        if record:
+            with open(record, "a", encoding="utf-8") as out:
+                out.write(f"{_cpu_seconds() - start:.2f}\t{item.nodeid}\n")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -149,7 +149,7 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object],
     folder = tmp_path_factory.mktemp("broken")
     page = folder / "report.html"
     code, out = dekal("conformance", "run", "--engine", js("token-right"), "--json",
-                      "--html", str(page))  # fmt: skip
+                      "--html", str(page), "--quiet")  # fmt: skip
     assert code == 1
     saved = folder / "token-right.json"
     saved.write_text(out, "utf-8")
@@ -239,7 +239,7 @@ def test_a_T5_failure_shows_its_rule_step_and_both_positions(
 def test_a_grid_failure_draws_each_sides_cancelled_cells(tmp_path: Path) -> None:
     page = tmp_path / "diagonal.html"
     code, out = dekal("conformance", "run", "--engine", js("diagonal"), "--filter", "score",
-                      "--json", "--html", str(page), "--show", "5")  # fmt: skip
+                      "--json", "--html", str(page), "--show", "5", "--quiet")  # fmt: skip
     assert code == 1
     case = next(
         c for c in json.loads(out)["engines"][0]["cases"]
@@ -258,7 +258,7 @@ def test_a_grid_failure_draws_each_sides_cancelled_cells(tmp_path: Path) -> None
 def test_a_push_failure_outlines_the_cells_that_differ(tmp_path: Path) -> None:
     page = tmp_path / "shift.html"
     code, out = dekal("conformance", "run", "--engine", js("shift-copies"), "--filter",
-                      "push-0002", "--json", "--html", str(page))  # fmt: skip
+                      "push-0002", "--json", "--html", str(page), "--quiet")  # fmt: skip
     (case,) = json.loads(out)["engines"][0]["cases"]
     expected, actual = case["divergence"]["expected"], case["divergence"]["actual"]
     section = failure_sections(page.read_text("utf-8"))[case["id"]]
@@ -283,7 +283,7 @@ def test_a_push_failure_outlines_the_cells_that_differ(tmp_path: Path) -> None:
 def test_a_result_failure_is_a_table_of_both_results(tmp_path: Path) -> None:
     page = tmp_path / "diagonal.html"
     code, out = dekal("conformance", "run", "--engine", js("diagonal"), "--filter", "game-0002",
-                      "--json", "--html", str(page))  # fmt: skip
+                      "--json", "--html", str(page), "--quiet")  # fmt: skip
     (case,) = json.loads(out)["engines"][0]["cases"]
     assert code == 1 and case["divergence"]["kind"] == "result"
     elements = parsed(failure_sections(page.read_text("utf-8"))[case["id"]])

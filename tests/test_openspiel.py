@@ -201,6 +201,52 @@ def test_a_state_resampled_for_a_seat_looks_the_same_to_that_seat_m3() -> None:
     assert changed > 0
 
 
+def replayed_through_pyspiel(history: list[int], params: dict[str, Any]) -> Any:
+    state = pyspiel.load_game("dekal", params).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("params", [{"players": 3}, {"players": 2, "variant": "eject"}])
+def test_a_resampled_state_exposes_only_the_resampled_round_m3(params: dict[str, Any]) -> None:
+    """M3: a resampled state's history, serialization and deal are those of the resampled
+    round (replaying them gives the resampled position), never the real hidden cards; and
+    the real deal is not what they show (the unseen cards were reshuffled)."""
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    game = pyspiel.load_game("dekal", params)
+    reshuffled = 0
+    for state in decision_states(params, 3):
+        world = state.resample_from_infostate(state.current_player(), sampler)
+        assert str(replayed_through_pyspiel(world.history(), params)) == str(world)
+        assert str(game.deserialize_state(world.serialize())) == str(world)
+        assert world.deck == [action + 1 for action in world.history()[:100]]
+        assert world.deal == replayed_through_pyspiel(world.history()[:100], params).deal
+        assert replayed_on_reference(world).grids == fast.to_reference(world.position).grids
+        reshuffled += world.deck != state.deck
+    assert reshuffled > 0
+
+
+def test_the_seen_cards_keep_their_places_in_a_resampled_deck_m3() -> None:
+    """What every seat saw (revealed cards, F2 draws) is the same card in the resampled
+    deck: only the cards still face down or in the pile move."""
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for state in decision_states({"players": 4}, 11):
+        world = state.resample_from_infostate(state.current_player(), sampler)
+        unseen = {i for cells in state.origin for i in cells if i >= 0}
+        unseen |= set(range(state.pile_next, 100))
+        for index, (real, drawn) in enumerate(zip(state.deck, world.deck, strict=True)):
+            assert index in unseen or real == drawn
+        assert Counter(world.deck) == Counter(DECK)
+
+
+def test_the_tensor_methods_say_they_are_not_provided() -> None:
+    state = decision_states({"players": 2}, 1)[0]
+    for method in (state.information_state_tensor, state.observation_tensor):
+        with pytest.raises(NotImplementedError, match="no tensors"):
+            method(0)
+
+
 def test_other_seats_picks_stay_secret_until_the_last_pick_t1() -> None:
     state, _ = play_at_random({"players": 3}, 0)
     game = pyspiel.load_game("dekal", {"players": 3})

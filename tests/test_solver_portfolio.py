@@ -125,8 +125,9 @@ def test_the_deadline_is_shared_and_the_best_witness_comes_back_unproved(
     monkeypatch.setattr(z3_solve, "minimum", endless_z3)
     started = time.perf_counter()
     answer = portfolio.minimum(raced(), timeout=1)
-    assert not answer.proved_optimal and answer.race == "neither proved it"
-    assert time.perf_counter() - started < 1 + portfolio.GRACE + 10
+    # on a busy machine the beam may leave under MIN_RACE_SECONDS: then no child is started
+    assert not answer.proved_optimal and answer.race in ("neither proved it", portfolio.NO_TIME)
+    assert time.perf_counter() - started < 1 + 10  # nothing is waited for past the deadline
     assert new_children() == []
 
 
@@ -140,7 +141,9 @@ def test_a_witness_the_child_could_not_certify_is_a_bug_raised_here(
     monkeypatch.setattr(search, "minimum", endless_search)
     monkeypatch.setattr(z3_solve, "minimum", refused)
     with pytest.raises(WitnessError, match="does not replay"):
-        portfolio.minimum(raced(), timeout=5)
+        # time enough for a child to start on a busy machine: its report is not waited
+        # for past the deadline, and it ends the race as soon as it comes
+        portfolio.minimum(raced(), timeout=30)
     assert new_children() == []
 
 

@@ -15,10 +15,12 @@ CASES = load_cases()
 
 
 def run_reference() -> Run:
+    """The suite on the reference as it is now, up to its first unexpected outcome (the
+    question is whether any case fails; the rest of the run would not change the answer)."""
     # 5 s a case: a misreading can make perft or a game far longer (a hang is a failure too)
     engine = InProcessEngine(lambda: dekal_ref, "misread-ref", timeout=5)
     try:
-        return run_suite(engine, CASES, timeout=5)
+        return run_suite(engine, CASES, timeout=5, fail_fast=True)
     finally:
         engine.close()
 
