@@ -216,7 +216,7 @@ def fuzz(
                 case = saved_case(finding.shrunk)
                 case_file = save / f"{case['id']}.jsonl"
                 try:  # checked before the games; the disk can still refuse
-                    save.mkdir(parents=True, exist_ok=True)
+                    save.mkdir(exist_ok=True)  # its parent was checked (output_directory)
                     case_file.write_text(
                         json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
                     )

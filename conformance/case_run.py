@@ -39,6 +39,7 @@ from dekal.conformance.compare import (
     first_result_difference,
     result_shape,
     same_refusal,
+    typed,
 )
 from dekal.conformance.own_deal import (
     ROUND_REFUSALS,
@@ -145,7 +146,7 @@ class CaseRun:
             "remaining": reply.get("remaining"),
             "cancelled": cell_list(reply.get("cancelled")),
         }
-        wanted = {**expect, "cancelled": sorted(expect["cancelled"])}
+        wanted = dict(expect)  # cancelled cells in reading order, as spec/protocol.md says
         differs = [part for part in RESULT_PARTS if part in wanted and wanted[part] != actual[part]]
         if differs:
             raise diverge(
@@ -278,8 +279,24 @@ class CaseRun:
             )
         return expected
 
+    def send_probes(self, step: int, position: str, probes: list[list[str]]) -> None:
+        """Suite v3: actions the reference refuses at `position` ([action, rule or kind]),
+        each to be refused so and to leave the position as it was (dekal.conformance.probe).
+        The position is checked after each, so a refusal that moves the game is blamed on B1,
+        not on the next probe it makes the engine answer otherwise."""
+        for action, refusal in probes:
+            expect = typed(refusal)
+            self.blame_now = Blame(action_rule(action, variant_of(position)), "action")
+            reply = self.ask("action", action=action)
+            if not same_refusal(expect, reply):
+                what = f"probe: expected {describe_expect(expect)}, the engine "
+                blame = blame_verdict(action, position, expect)
+                raise diverge(step, action, what + describe_reply(reply), blame)
+            self.check_position(step, action, position, after_refusal=True)
+
     def run_game(self) -> None:
         position = self.start()
+        self.send_probes(0, position, self.case["start"].get("probes", []))
         for number, step in enumerate(self.case["steps"], start=1):
             expect = step["expect"]
             if "request" in step:
@@ -334,6 +351,7 @@ class CaseRun:
                 compare_sets(number, sent, "legal actions", expect["legal"], legal, self.blame_now)
             if "result" in expect:
                 self.check_result(number, sent, expect["result"], position)
+            self.send_probes(number, position, step.get("probes", []))
 
     def own_round(self, number: int, step: Message, position: str) -> str:
         """A new round for an engine that deals its own (dekal.conformance.own_deal): sent

@@ -65,6 +65,12 @@ def describe_expect(expect: Message) -> str:
     return f"refused as {expect['kind']}"
 
 
+def typed(refusal: str) -> Message:
+    """A frozen probe's refusal ("T1", "notation") as an expectation."""
+    kinds = ("notation", "unsupported", "bad_request")
+    return {"ok": False, "kind": refusal} if refusal in kinds else {"ok": False, "rule": refusal}
+
+
 def same_refusal(expect: Message, reply: Message) -> bool:
     """Typed refusals: the kind must match, and for illegal actions the exact rule ID."""
     if bool(reply.get("ok")) != bool(expect.get("ok")):
@@ -79,7 +85,8 @@ def same_refusal(expect: Message, reply: Message) -> bool:
 
 def result_shape(reply: Message) -> Message:
     """A result reduced to what is compared: each seat's points, cards left and cancelled
-    cells (sorted), the totals, the ranking as [place, seat] pairs; odd values kept visible."""
+    cells (in their order), the totals, the ranking as [place, seat] pairs; odd values kept
+    visible."""
     raw_scores = reply.get("scores")
     scores = raw_scores if isinstance(raw_scores, list) else []
     raw_ranking = reply.get("ranking")
@@ -119,9 +126,10 @@ def first_result_difference(wanted: Message, actual: Message, position: str) -> 
 
 
 def cell_list(value: object) -> list[str]:
-    """An engine's list of cells, sorted for comparing as a set (anything else kept visible)."""
+    """An engine's list of cells as it gave them: the protocol fixes their order (reading
+    order), so it is compared too (anything else kept visible)."""
     if isinstance(value, list):
-        return sorted(str(item) for item in value)
+        return [str(item) for item in value]
     return [repr(value)]
 
 

@@ -21,7 +21,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from dekal.conformance import PROTOCOL_VERSION, SUITE_VERSION, SUITE_VERSIONS, sources, sources_v2
+from dekal.conformance import (
+    PROTOCOL_VERSION,
+    SUITE_VERSION,
+    SUITE_VERSIONS,
+    sources,
+    sources_v2,
+    sources_v3,
+)
 from dekal.conformance.case_deals import SourceError, break_deal, build_deal
 from dekal.conformance.generate_games import (
     game_case,
@@ -37,6 +44,7 @@ from dekal.conformance.generate_units import (
     score_cases,
     unit_refusal_case,
 )
+from dekal.conformance.probe import probed_case
 from dekal.conformance.recorder import (
     ERROR_KINDS,
     Recorder,
@@ -74,6 +82,29 @@ Case = dict[str, Any]
 # -- everything -------------------------------------------------------------------------------
 def all_cases(version: str = SUITE_VERSION) -> dict[str, list[Case]]:
     """Every case of the suite `version`, by file, in source order."""
+    if version != "v3":
+        return _through_v2(version)
+    v2 = _through_v2("v2")
+    added = [game_case(game) for game in sources_v3.V3_GAMES]
+    files = {name: [v3_case(case) for case in cases] for name, cases in v2.items()}
+    files["games"] += [v3_case(c) for c in added if c["kind"] == "game" and "-neg-" not in c["id"]]
+    files["negative"] += [v3_case(c) for c in added if c["kind"] == "setup" or "-neg-" in c["id"]]
+    files["position"] += [position_case(item) for item in sources_v3.POSITIONS]
+    return files
+
+
+def v3_case(case: Case) -> Case:
+    """A case as suite v3 asks it: at level should when sources_v3.TO_SHOULD says so, and
+    probed at its positions when it is a game (dekal.conformance.probe)."""
+    if case["id"] in sources_v3.TO_SHOULD or case["id"] in sources_v3.TO_SHOULD_V3:
+        case = {**case, "level": "should"}
+    if case["kind"] == "game":
+        case = probed_case(case)
+    return case
+
+
+def _through_v2(version: str) -> dict[str, list[Case]]:
+    """Every case of suite v1 or v2, by file, in source order."""
     v1 = {
         "score": list(score_cases()),
         "pushes": list(pushes_cases()),
@@ -107,7 +138,7 @@ def render(cases: dict[str, list[Case]], version: str = SUITE_VERSION) -> dict[s
         )
         for name, listed in cases.items()
     }
-    retired = sources.RETIRED if version == "v1" else sources_v2.RETIRED
+    retired = {"v1": sources.RETIRED, "v2": sources_v2.RETIRED}.get(version, sources_v3.RETIRED)
     manifest = {
         "suite": version,
         "protocol": PROTOCOL_VERSION,

@@ -16,7 +16,8 @@ from dekal.conformance.recorder import (
     typed_refusal,
     who_acts,
 )
-from dekal_ref.notation import CELL_NAMES
+from dekal_ref.notation import CELL_NAMES, value_symbol
+from dekal_ref.position import HIDDEN_LETTERS
 
 Case = dict[str, Any]
 
@@ -27,7 +28,8 @@ def _needs(game: sources.Game, features: list[str]) -> Message:
     unknown variant, refused by every engine, needs no variant)."""
     rules = dict(game.rules_extra)
     push, first = rules.get("push", game.push), rules.get("first", game.first)
-    needs: Message = {"players": game.players}
+    players = rules.get("players", game.players)  # v3 sends a player count written as text
+    needs: Message = {"players": players} if isinstance(players, int) else {}
     if push in ("slide", "eject"):
         needs["push"] = push
     if first in ("lowest", "chosen"):
@@ -98,18 +100,39 @@ def _edited(position: str, edit: tuple[tuple[int, str], ...]) -> str:
         if any(symbol in "123456789T" for symbol in grid0)
         else "a1"
     )
+    grids, centre, pile = fields[4].split("|"), fields[6], fields[7]
+    face_down = next((s for s in grid0 if s in HIDDEN_LETTERS), "")
+    shown_up = value_symbol(HIDDEN_LETTERS.index(face_down) + 1) if face_down else ""
+    names = {
+        "grid0": grid0,
+        "faceup0": faceup,
+        # suite v3: the other grid, seat 0's grid with its first face-down card turned up,
+        # the centre and pile as written, the pile's top card and the rest
+        "grid1": grids[1] if len(grids) > 1 else "",
+        "grid0_up": grid0.replace(face_down, shown_up, 1) if face_down else grid0,
+        "centre": "" if centre == "-" else centre,
+        "pile": "" if pile == "-" else pile,
+        "pile_top": pile[:1],
+        "pile_rest": pile[1:] or "-",
+    }
     for index, text in edit:
-        fields[index] = text.format(grid0=grid0, faceup0=faceup)
+        fields[index] = text.format(**names)
     return " ".join(field for field in fields if field)
 
 
 def position_needs(position: str) -> Message:
     """What a game started from `position` needs: its rules, and the feature position."""
     fields = position_fields(position)
-    push, first, threshold = fields["rules"].split("/")
+    parts = fields["rules"].split("/")
+    if len(parts) != 3 or parts[0] not in ("slide", "eject") or parts[1] not in FIRST_RULES:
+        return {"features": ["position"]}  # suite v3: rules that do not read need nothing
+    push, first, threshold = parts
     features = ["position"] + ([] if threshold == "single" else ["match"])
     players = fields["grids"].count("|") + 1
     return {"players": players, "push": push, "first": first, "features": features}
+
+
+FIRST_RULES = ("lowest", "chosen")
 
 
 def position_case(source: sources_v2.FromPosition) -> Case:

@@ -213,10 +213,12 @@ def coverage_html(columns: list[dict[str, Any]]) -> str:
             f'<tr class="coverage"{attributes(data)}><td>{esc(engine_name(engine))}</td>'
             f"<td>{esc(figure_text(*claimed))}</td><td>{esc(figure_text(*core))}</td></tr>"
         )
-    apart = [(e, e["coverage"].get("cannot_run") or {}) for e in columns]  # own-deal mode
+    apart = [(e, e["coverage"].get("cannot_run")) for e in columns]  # own-deal mode
     notes = [f'<p class="cannot-run">{esc(engine_name(e))}: {n["count"]} cases cannot be run in'
-             f' this mode ({esc(n["reason"])}); not counted as claimed.</p>'
-             for e, n in apart if n.get("count")]  # fmt: skip
+             f' this mode ({esc(str(n.get("reason", "")))}); not counted as claimed.</p>'
+             for e, n in apart
+             if isinstance(n, dict) and isinstance(n.get("count"), int) and n["count"] > 0
+             ]  # fmt: skip
     return '<table class="coverage">\n' + "\n".join(rows) + "\n</table>" + "".join(notes)
 
 

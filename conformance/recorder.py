@@ -288,6 +288,11 @@ def setup_message(game: sources.Game, threshold: int | None) -> Message:
     }
     if game.omit_first_player:
         del setup["first_player"]
+    for name, value in game.setup_extra:
+        if name == "deal.pile":
+            setup["deal"] = {**setup["deal"], "pile": value}
+        else:
+            setup[name] = value
     return setup
 
 

@@ -151,7 +151,8 @@ def _client_of(scheduler: str) -> Client:
     gave_up = threading.Event()
 
     def connect() -> None:
-        from distributed import Client
+        with needed("a Dask cluster (--workers, --scheduler)"):
+            from distributed import Client
 
         try:
             client = Client(scheduler, timeout=max(0.1, end - time.monotonic()))  # type: ignore[no-untyped-call]
@@ -191,7 +192,8 @@ def _client_of(scheduler: str) -> Client:
 def _check_handshake(scheduler: str, end: float) -> None:
     """For a TCP address: connect, and read the first eight bytes the scheduler sends (a
     Dask scheduler speaks first: the length of its handshake frame) before `end`."""
-    from distributed.comm.addressing import parse_address, parse_host_port
+    with needed("a Dask cluster (--workers, --scheduler)"):
+        from distributed.comm.addressing import parse_address, parse_host_port
 
     try:
         scheme, location = parse_address(scheduler)

@@ -22,7 +22,10 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any
 
-import numpy as np
+from dekal.extras import needed
+
+with needed("dekal simulate's statistics"):
+    import numpy as np
 
 from dekal.simulation.tally import Histogram, Tally
 

@@ -10,7 +10,7 @@ test too (a planted fault nobody sees proves nothing).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any
 
 import pytest
@@ -137,7 +137,9 @@ class TokenPassesRight(GameState):
 def token_right() -> Any:
     def new_game(rules: Any, deal: Any, first_player: int | None = None) -> GameState:
         state = dekal_ref.new_game(rules, deal, first_player)
-        return TokenPassesRight(**{f: getattr(state, f) for f in state.__dataclass_fields__})
+        # the fields set at construction (dataclasses.fields: a ClassVar such as the state's
+        # _repr_svg_ picture is not one)
+        return TokenPassesRight(**{f.name: getattr(state, f.name) for f in fields(state) if f.init})
 
     return api(new_game=new_game)
 

@@ -37,7 +37,7 @@ def dekal(*args: str) -> tuple[int, str]:
 def test_the_bundled_engines_pass_and_the_json_names_the_versions() -> None:
     code, out = dekal("conformance", "run", "--filter", "T3,perft-0005", "--json")
     report = json.loads(out)
-    assert code == 0 and (report["suite"], report["protocol"], report["ok"]) == ("v2", 1, True)
+    assert code == 0 and (report["suite"], report["protocol"], report["ok"]) == ("v3", 1, True)
     assert [e["hello"]["name"] for e in report["engines"]] == ["dekal-ref", "dekal-fast"]
     assert all(e["summary"]["fail"] == 0 and e["summary"]["pass"] > 20 for e in report["engines"])
 
@@ -166,7 +166,7 @@ def test_the_text_and_junit_reports_name_the_suite_that_ran(tmp_path: Path) -> N
     assert {case.get("classname", "")[:3] for case in suites.iter("testcase")} == {"v1."}
 
 
-def test_suite_v2_is_the_default() -> None:
+def test_suite_v3_is_the_default() -> None:
     def ran(*suite: str) -> tuple[int, str, list[tuple[str, str]]]:
         code, out = dekal(
             "conformance", "run", "--engine", "ref", "--filter", "T3", *suite, "--json"
@@ -176,21 +176,21 @@ def test_suite_v2_is_the_default() -> None:
         return code, report["suite"], [(case["id"], case["status"]) for case in engine["cases"]]
 
     assert (
-        ran("--suite", "v2")
+        ran("--suite", "v3")
         == ran()
-        == (0, "v2", [(str(c["id"]), "pass") for c in load_cases("v2") if "T3" in c["rules"]])
+        == (0, "v3", [(str(c["id"]), "pass") for c in load_cases("v3") if "T3" in c["rules"]])
     )
 
 
-@pytest.mark.parametrize("value", ["v3", "V1", "", "v1,v2"])
+@pytest.mark.parametrize("value", ["v4", "V1", "", "v1,v2"])
 def test_a_suite_that_does_not_exist_is_refused_naming_the_choices(value: str) -> None:
     result = runner.invoke(app, ["conformance", "run", "--engine", "ref", "--suite", value])
     (line,) = result.stderr.splitlines()
-    assert result.exit_code == 2 and "--suite" in line and "choose one of v1, v2" in line
+    assert result.exit_code == 2 and "--suite" in line and "choose one of v1, v2, v3" in line
     code, out = dekal("conformance", "run", "--engine", "ref", "--suite", value, "--json")
     error = json.loads(out)["error"]
     assert code == 2 and (error["kind"], error["field"]) == ("usage", "--suite")
-    assert "choose one of v1, v2" in error["message"]
+    assert "choose one of v1, v2, v3" in error["message"]
 
 
 def test_cases_from_files_and_a_suite_are_refused_together(tmp_path: Path) -> None:

@@ -117,10 +117,13 @@ def test_claiming_fewer_players_costs_core_coverage() -> None:
     assert core_coverage(pretend(two_to_four)).count < core_coverage(pretend(CHOSEN_ONLY)).count
 
 
-def test_not_claiming_eject_loses_p2_and_lowest_loses_f1_and_f2() -> None:
+def test_not_claiming_eject_loses_p2_and_lowest_loses_f1_and_thins_f2() -> None:
+    """F2 keeps one case a chosen-only engine runs: a position with removed cards under the
+    chosen rule, refused with F2 (suite v3, position-0305)."""
     costs = {str(cost.need): cost for cost in skipping_costs(CASES)}
     assert costs["push: eject"].lost == ("P2",)
-    assert set(costs["first: lowest"].lost) == {"F1", "F2"}
+    assert set(costs["first: lowest"].lost) == {"F1"}
+    assert [rule for rule, _, _ in costs["first: lowest"].thinned].count("F2") == 1
     assert costs["push: eject"].skipped == sum(
         Need("push", "eject") in needs_of(case) for case in must(CASES)
     )

@@ -23,11 +23,6 @@ def blocks(language: str, doc: Path = DOC) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", doc.read_text("utf-8"), re.DOTALL)
 
 
-def files_shown(doc: Path = DOC) -> list[tuple[str, str]]:
-    """The files a doc shows as ```text NAME blocks, for its console examples to read."""
-    return re.findall(r"```text (\S+)\n(.*?)```", doc.read_text("utf-8"), re.DOTALL)
-
-
 def without_messages(reply: dict[str, object]) -> dict[str, object]:
     error = reply.get("error")
     if isinstance(error, dict):

@@ -34,6 +34,20 @@ def subset(*tokens: str) -> list[dict[str, Any]]:
     return [case for case in CASES if matches(case, list(tokens))]
 
 
+def scripted(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cases without their probes (suite v3): a fault shows at the scripted step."""
+    return [
+        {
+            **case,
+            "start": {k: v for k, v in case["start"].items() if k != "probes"},
+            "steps": [{k: v for k, v in s.items() if k != "probes"} for s in case["steps"]],
+        }
+        if case["kind"] == "game"
+        else case
+        for case in cases
+    ]
+
+
 def judge(factory: Any, cases: list[dict[str, Any]], timeout: float = 5.0, **kwargs: Any) -> Run:
     engine = InProcessEngine(factory, getattr(factory, "__name__", "engine"), timeout)
     try:
@@ -225,7 +239,7 @@ def test_diagonal_cancellation_is_caught_with_a_picture() -> None:
 
 
 def test_a_refusal_with_the_wrong_rule_is_a_failure_not_a_pass() -> None:
-    run = judge(wrong_rule, subset("T1-neg"))
+    run = judge(wrong_rule, scripted(subset("T1-neg")))
     failed = [o for o in run.outcomes if o.status == "fail"]
     assert {o.id for o in failed} >= {"T1-neg-0001", "T1-neg-0003"}
     assert all(
@@ -236,7 +250,7 @@ def test_a_refusal_with_the_wrong_rule_is_a_failure_not_a_pass() -> None:
 
 
 def test_a_forbidden_push_accepted_is_caught_at_its_step() -> None:
-    run = judge(direct_placement, subset("P1-neg-0001", "game-0201"))
+    run = judge(direct_placement, scripted(subset("P1-neg-0001", "game-0201")))
     outcome = next(o for o in run.outcomes if o.id == "P1-neg-0001")
     assert outcome.status == "fail" and outcome.divergence is not None
     assert outcome.divergence.step == 4 and outcome.divergence.sent == "push 0 T"
@@ -250,7 +264,7 @@ def test_a_reversed_ranking_is_caught() -> None:
 
 
 def test_a_refusal_that_changes_the_state_breaks_b1() -> None:
-    run = judge(changes_on_refusal, subset("T3-neg-0003"))
+    run = judge(changes_on_refusal, scripted(subset("T3-neg-0003")))
     outcome = run.outcomes[0]
     assert outcome.status == "fail" and outcome.divergence is not None
     assert outcome.divergence.what == "the position changed after a refused action (B1)"

@@ -118,9 +118,13 @@ def _replays(command: list[str], answer: dict[str, object]) -> bool:
 SETTINGS: dict[str, Setting] = {
     "docs/validate.md": Setting(
         reason="its examples run the page's own Python engine, saved as diagonal_engine.py, "
-        "reads the page's known.txt, and writes report.html and badge.svg: they run in a "
+        "read the --expect files it shows and write report.html and badge.svg: they run in a "
         "fresh folder",
-        files={"diagonal_engine.py": "python", "known.txt": "text known.txt"},
+        files={
+            "diagonal_engine.py": "python",
+            "known.txt": "text known.txt",
+            "wrong-rule.txt": "text wrong-rule.txt",
+        },
     ),
     "docs/puzzles.md": Setting(
         reason="solve times vary, and Z3 may answer with another optimal witness",

@@ -3,6 +3,7 @@ alone in the reference, fails `dekal conformance run`; the correct reference pas
 
 from __future__ import annotations
 
+import misreadings_issue18  # noqa: F401  (registers issue 18's misreadings)
 import pytest
 from misreadings import MISREADINGS, Misreading
 

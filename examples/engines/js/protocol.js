@@ -136,6 +136,11 @@ const COMMANDS = {
     // Precedence (protocol.md, new_game): bad_request, notation, M2, unsupported, M3, M1, F3, F1.
     const deal = game.readDeal(field(request, 'deal', isObject, 'an object {"grids": [...], "pile": "..."}'));
     game.checkPlayers(players, deal.grids);
+    for (const [name, value] of [['push', push], ['first', first]]) {
+      if (typeof value !== 'string') {
+        throw new Refusal('bad_request', `rules.${name} must be a string`, { field: `rules.${name}` });
+      }
+    }
     if (!PUSH_VARIANTS.includes(push)) throw new Refusal('unsupported', `push variant ${JSON.stringify(push)}`);
     if (!FIRST_VARIANTS.includes(first)) throw new Refusal('unsupported', `first-player variant ${JSON.stringify(first)}`);
     this.state = game.newGame({ players, push, first, threshold }, deal, firstPlayer);
