@@ -32,17 +32,17 @@ if os.path.basename(sys.argv[0] if sys.argv else "") == "dekal":
     # a noticeable time to load, and a Ctrl-C meanwhile must not print a traceback either
     signal.signal(signal.SIGINT, _interrupted_while_loading)
 
-import importlib  # noqa: E402
-import threading  # noqa: E402 - after the handler above, as every import below
+import importlib  # noqa: E402 - after the handler above, as every import below
 from collections.abc import Iterator, MutableMapping  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from functools import cache  # noqa: E402
-from types import FrameType  # noqa: E402
 from typing import TYPE_CHECKING, Annotated, Any  # noqa: E402
 
 import typer  # noqa: E402
 import typer.main  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
+
+from dekal.cli.stopping import Interrupted, say_stopped_and_exit, stopped_by_signals  # noqa: E402
 
 if TYPE_CHECKING:  # typer vendors Click there; only the type checker looks
     from typer._click import Command, Context, HelpFormatter
@@ -205,55 +205,11 @@ def root(
     """Options that come before the command."""
 
 
-class Interrupted(BaseException):
-    """Ctrl-C (or SIGTERM). Not an Exception, so that no `except Exception` on the way up can
-    swallow it (and not a KeyboardInterrupt, which typer turns into "Aborted!", exit 1)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-STOPPED = {
-    signal.SIGINT: ("interrupted (Ctrl-C)", 128 + signal.SIGINT),  # EXIT_INTERRUPTED, 130
-    signal.SIGTERM: ("terminated (SIGTERM)", 128 + signal.SIGTERM),
-}
-"""What `main` says and exits with for each signal it handles."""
-
-
-def _inside_z3(frame: FrameType | None) -> bool:
-    """Is Python running Z3's own code (possibly a callback from C, which cannot pass an
-    exception on: ctypes would print it and drop it)?"""
-    z3 = sys.modules.get("z3")
-    folder = os.path.dirname(getattr(z3, "__file__", None) or "/nowhere/")
-    return frame is not None and frame.f_code.co_filename.startswith(folder + os.sep)
-
-
-def _on_signal(signum: int, frame: FrameType | None) -> None:
-    """Stop whatever runs: the unwinding closes engines (their whole process groups) and
-    cancels a Z3 check (`proofs.limits.z3_check`) on its way up to `main`."""
-    if _inside_z3(frame):  # deliver it again in a moment, outside Z3's Python code
-        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
-        return
-    for handled in STOPPED:  # the cleanup on the way up runs to its end
-        signal.signal(handled, signal.SIG_IGN)
-    raise Interrupted(signum)
-
-
 def main() -> None:
     """The `dekal` command: a Ctrl-C exits with 130 (a SIGTERM with 143) and one line, never
-    a traceback, and leaves no engine process behind."""
-    for handled in STOPPED:
-        signal.signal(handled, _on_signal)
-    try:
-        app()
-    except Interrupted as stop:
-        message, code = STOPPED[signal.Signals(stop.signum)]
-        from dekal.cli.common import err
-
-        err.print(f"error: {message}", style="bold red")
-        sys.stdout.flush()
-        sys.stderr.flush()
-        # everything that needed closing was closed on the way up; what is left (a search's
-        # memo of millions of states) need not be freed one object at a time
-        os._exit(code)
+    a traceback, and leaves no process behind (dekal.cli.stopping)."""
+    with stopped_by_signals():
+        try:
+            app()
+        except Interrupted as stop:
+            say_stopped_and_exit(stop.signum)

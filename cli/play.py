@@ -19,7 +19,6 @@ from typing import Annotated, NoReturn
 import typer
 
 from dekal.bots.annotate import annotate
-from dekal.cli.app import Interrupted
 from dekal.cli.bot_specs import checked_bot
 from dekal.cli.common import (
     EXIT_BAD_INPUT,
@@ -36,6 +35,7 @@ from dekal.cli.play_record import RecordNotWritten, write_record
 from dekal.cli.play_table import Step, Table, read_human_action, seat_actions
 from dekal.cli.play_views import JsonView, TextView, View
 from dekal.cli.progress import progress_bar
+from dekal.cli.stopping import Interrupted
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.notation import parse_first_rule, parse_variant
 from dekal_ref.reading import SEED_MAX, shown

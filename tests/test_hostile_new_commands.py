@@ -630,14 +630,10 @@ def still_alive(pids: set[int]) -> set[int]:
             0,
         ),
         (["play", "--bots", "greedy"], 0),
-        pytest.param(
+        (
             ["annotate", "two-players-first-tie", "--samples", "100000", "--bot", "random",
              "--workers", "2"],
             2,
-            # A known bug, open: the signal can land inside distributed's GC callback
-            # (distributed/gc.py), which swallows the Interrupted that cli/app.py raises, and
-            # annotate then runs on (reproduced by hand on an idle machine, 2026-12-01).
-            marks=pytest.mark.skip(reason="known bug: Ctrl-C swallowed in Dask's gc callback"),
         ),  # fmt: skip
     ],
     ids=["advise --workers 2", "play while a bot thinks", "play at a prompt",

@@ -15,6 +15,8 @@ import time
 from functools import partial
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dekal.draws import game_seed
 from dekal.simulation import runner
@@ -45,13 +47,26 @@ def test_the_number_of_workers_is_bounded(workers: int) -> None:
         run_chunks(math.factorial, [3], workers=workers)
 
 
-def test_a_local_cluster_of_two_workers_gives_the_in_process_results() -> None:
+def test_a_local_cluster_of_two_workers_gives_the_in_process_results(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runner, "MOST_TASKS", 7)  # 40 chunks travel in 7 parcels
     told: list[int] = []
     on_cluster = run_chunks(
         SEEDS_OF_RUN_7, range(40), workers=2, progress=lambda done, total: told.append(done)
     )
     assert on_cluster == run_chunks(SEEDS_OF_RUN_7, range(40))
-    assert told == list(range(1, 41))
+    assert len(told) == 7 and told == sorted(told) and told[-1] == 40
+
+
+@given(st.lists(st.integers()), st.integers(1, 50))
+def test_parcels_cut_the_chunks_in_order_into_at_most_so_many_even_runs(
+    chunks: list[int], most: int
+) -> None:
+    parcels = runner._parcels(chunks, most)
+    assert [chunk for parcel in parcels for chunk in parcel] == chunks
+    assert len(parcels) == min(len(chunks), most)
+    assert max(map(len, parcels), default=0) - min(map(len, parcels), default=0) <= 1
 
 
 def test_a_task_s_error_on_a_cluster_is_raised_here_as_itself() -> None:
