@@ -26,6 +26,7 @@ import fcntl
 import json
 import os
 import resource
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
@@ -168,16 +169,18 @@ def _cpu_seconds() -> float:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """With DEKAL_TEST_CPU=FILE, each test's CPU seconds (setup, call and teardown, with the
-    processes it started and reaped) are appended to FILE as `seconds<TAB>test id`: wall
-    times (--durations) mislead on a busy machine, CPU times do not."""
+    processes it started and reaped) are appended to FILE as `seconds<TAB>test id<TAB>wall
+    seconds`: wall times (--durations) mislead on a busy machine, CPU times do not; a test
+    whose wall time is far above its CPU time waits (a timeout, a sleep, a child's start)."""
     record = os.environ.get("DEKAL_TEST_CPU")
-    start = _cpu_seconds()
+    start, began = _cpu_seconds(), time.monotonic()
     try:
         return (yield)
     finally:
         if record:
             with open(record, "a", encoding="utf-8") as out:
-                out.write(f"{_cpu_seconds() - start:.2f}\t{item.nodeid}\n")
+                cpu, wall = _cpu_seconds() - start, time.monotonic() - began
+                out.write(f"{cpu:.2f}\t{item.nodeid}\t{wall:.2f}\n")
 
 
 @pytest.fixture(autouse=True, scope="session")
