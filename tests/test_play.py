@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from keyboard import at_the_keyboard
 from typer.testing import CliRunner, Result
 
 from dekal.bots.observation import read_public_view
@@ -57,17 +58,25 @@ def last_legal(output: str, json_mode: bool) -> list[str] | None:
     return output.rsplit("legal: ", 1)[1].splitlines()[0].split(", ")
 
 
-def play_whole_game(args: list[str], seed: int, json_mode: bool = False) -> tuple[Result, str]:
-    """Play a game to its end as a human choosing at random among the `legal` answers."""
+def play_whole_game(args: list[str], seed: int, json_mode: bool = False) -> Result:
+    """Play a game to its end as a human choosing at random among the `legal` answers: at
+    each prompt the human types `legal`, reads the answer, and types one of its actions."""
     choose = random.Random(seed)
-    script = ""
-    while True:
-        result = dekal(args, script + "legal\n")
-        assert result.exit_code == 0, result.output
-        legal = last_legal(result.output, json_mode)
-        if legal is None:
-            return dekal(args, script), script
-        script += "legal\n" + choose.choice(legal) + "\n"
+    typed: list[str] = []
+
+    def type_next(screen: str) -> str | None:
+        if typed and typed[-1] == "legal":
+            legal = last_legal(screen, json_mode)
+            assert legal is not None, "the game ended at a prompt"
+            typed.append(choose.choice(legal))
+        else:
+            typed.append("legal")
+        return typed[-1]
+
+    result = at_the_keyboard(args, type_next)
+    assert result.exit_code == 0, result.output
+    assert last_legal(result.output, json_mode) is None, "the input ended before the game"
+    return result
 
 
 def replayed_states(record: Path) -> list[GameState]:
@@ -97,7 +106,7 @@ def test_a_whole_game_ends_with_a_ranking_and_a_record_that_replays(
     record = tmp_path / "game.dkr"
     args = ["play", "--players", str(players), "--bots", "random", "--seat", str(seat)]
     args += ["--variant", variant, "--seed", str(seed), "--record", str(record)]
-    result, _ = play_whole_game(args, seed)
+    result = play_whole_game(args, seed)
     assert f"record saved to {record}" in result.output
     states = replayed_states(record)
     assert states[-1].phase.value == "over"
@@ -109,7 +118,7 @@ def test_a_whole_game_ends_with_a_ranking_and_a_record_that_replays(
 def test_the_human_never_sees_a_face_down_value_or_the_pile_m3(tmp_path: Path) -> None:
     record = tmp_path / "game.dkr"
     args = ["play", "--players", "3", "--bots", "random", "--seed", "8", "--record", str(record)]
-    result, _ = play_whole_game(args, 8)
+    result = play_whole_game(args, 8)
     for grid in GRID_LIKE.findall(result.output):
         assert not FACE_DOWN_LETTERS & set(grid), grid
     for secret in hidden_texts(8, 3):
@@ -124,7 +133,7 @@ def test_every_json_position_is_the_public_view_of_the_game_at_that_moment_m3(
     record = tmp_path / "game.dkr"
     args = ["play", "--players", "3", "--bots", "random", "--seat", "1", "--seed", "21"]
     args += ["--record", str(record), "--json"]
-    result, _ = play_whole_game(args, 21, json_mode=True)
+    result = play_whole_game(args, 21, json_mode=True)
     public = [format_position(state, public=True) for state in replayed_states(record)]
     shown = [obj["position"] for obj in map(json.loads, result.output.splitlines())
              if "position" in obj]  # fmt: skip
@@ -157,7 +166,7 @@ def test_a_match_deals_each_round_from_the_seed_and_replays_m5(tmp_path: Path) -
     record = tmp_path / "match.dkr"
     args = ["play", "--bots", "random", "--seed", "12", "--match", "100"]
     args += ["--record", str(record), "--json"]
-    result, _ = play_whole_game(args, 12, json_mode=True)
+    result = play_whole_game(args, 12, json_mode=True)
     events = [obj.get("event") for obj in map(json.loads, result.output.splitlines())]
     rec = parse_record(record.read_text(encoding="utf-8"))
     rounds = len(rec.rounds)
@@ -182,13 +191,19 @@ def test_a_human_who_plays_like_a_bot_from_what_it_sees_plays_the_bots_table_gam
     record = tmp_path / "game.dkr"
     args = ["play", "--players", str(players), "--bots", "random", "--seat", str(seat)]
     args += [*rules, "--seed", str(seed), "--record", str(record), "--json"]
-    human, draws, script = RandomBot(), Draws(seat_seed(seed, seat)), ""
-    while True:
-        lines = [json.loads(line) for line in dekal(args, script).output.splitlines()]
-        if lines[-2].get("event") == "over":
-            break
+    human, draws = RandomBot(), Draws(seat_seed(seed, seat))
+
+    def type_next(screen: str) -> str:
+        lines = [json.loads(line) for line in screen.splitlines()]
         prompt = next(obj for obj in reversed(lines) if "prompt" in obj)
-        script += f"{human.act(read_public_view(prompt['position']), seat, draws)}\n"
+        return str(human.act(read_public_view(prompt["position"]), seat, draws))
+
+    result = at_the_keyboard(args, type_next)
+    assert result.exit_code == 0, result.output
+    assert [json.loads(line).get("event") for line in result.output.splitlines()[-2:]] == [
+        "over",
+        "end",
+    ]
     played = play_game(
         Rules(players, *rules_of(rules)), [RandomBot()] * players, seed, first_player(rules)
     )
