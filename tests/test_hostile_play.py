@@ -1,0 +1,129 @@
+"""`dekal play` under hostile standard input and options: whatever is typed, the game ends
+with exit 0 at the end of input and never a traceback; a bad table or record is refused
+before the game, naming its option."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from hostile import BOUND, DEKAL, assert_refused, dekal
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dekal.cli.bot_specs import SEARCH_LIMITS
+from dekal_ref.reading import SEED_MAX
+
+# --- play: hostile standard input and options ---------------------------------------------
+
+
+def play(*args: str, stdin: bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [DEKAL, "play", "--seed", "3", *args], input=stdin, capture_output=True,
+        timeout=BOUND, cwd=cwd, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    [
+        b"",
+        b"\xff\xfe\x00\x01\n" * 3,
+        b"\x00" * 10_000 + b"\n",
+        b"a" * 3_000_000 + b"\n",
+        b"\x1b[2J\x07\r\n\x04\n",
+        "é١\u202e\n".encode(),
+        b"reveal 9 a1\ntake 0 99999999999999999999\npush 0 Q\n",
+    ],
+    ids=["empty", "binary", "NUL", "3 MB line", "control characters", "non-ASCII", "junk actions"],
+)
+@pytest.mark.parametrize("json_mode", [True, False], ids=["json", "text"])
+def test_play_survives_hostile_input_and_ends_at_its_end(
+    stdin: bytes, json_mode: bool, tmp_path: Path
+) -> None:
+    done = play(*["--json"] * json_mode, stdin=stdin, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr + done.stdout
+    if json_mode:
+        events = [json.loads(line) for line in done.stdout.splitlines()]
+        assert events[-1]["event"] == "end"
+
+
+@pytest.mark.parametrize("moves", [0, 1, 2, 3, 5, 8])
+def test_play_ends_cleanly_when_input_ends_at_any_prompt(moves: int, tmp_path: Path) -> None:
+    """EOF after `moves` of the human's actions: the game stops, the record replays."""
+    lines = []
+    done = play("--json", stdin=b"", cwd=tmp_path)
+    for _ in range(moves):  # answer each prompt with its first legal action, then stop
+        prompts = [json.loads(x) for x in done.stdout.splitlines() if b'"prompt"' in x]
+        lines.append(prompts[-1]["legal"][0])
+        done = play("--json", stdin="".join(f"{x}\n" for x in lines).encode(), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    end = json.loads(done.stdout.splitlines()[-1])
+    assert end["event"] == "end" and end["over"] is False
+    if end["record"] is not None:
+        replayed = subprocess.run(
+            [DEKAL, "replay", end["record"], "--quiet"], cwd=tmp_path, capture_output=True,
+            timeout=BOUND, check=False,
+        )  # fmt: skip
+        assert replayed.returncode == 0, replayed.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (["--players", "1"], "--players"),
+        (["--players", "7"], "--players"),
+        (["--players", "3", "--bots", "greedy,greedy,greedy"], "--bots"),
+        (["--players", "4", "--bots", "greedy,random"], "--bots"),
+        (["--bots", "greedy,,random"], "--bots"),
+        (["--bots", f"pimc:samples={SEARCH_LIMITS['samples'] + 1}"], "--bots"),
+        (["--bots", "pimc:samples=٣"], "--bots"),
+        (["--seat", "99"], "--seat"),
+        (["--seed", str(SEED_MAX + 1)], "--seed"),
+        (["--match", "0"], "--match"),
+    ],
+)
+def test_a_bad_table_is_refused_before_the_game(args: list[str], field: str) -> None:
+    result = dekal("play", *args, "--json", stdin="")
+    assert assert_refused(result, json_mode=True)["field"] == field
+
+
+def test_a_record_into_a_directory_is_refused_before_the_game(tmp_path: Path) -> None:
+    result = dekal("play", "--record", str(tmp_path), "--json", stdin="a1\n")
+    assert assert_refused(result, json_mode=True)["field"] == "--record"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="as root, os.access says any path is writable")
+def test_a_record_nobody_can_write_is_refused_before_the_game_even_for_root() -> None:
+    result = dekal("play", "--record", "/proc/dekal-play.dkr", "--json", stdin="a1\n")
+    assert assert_refused(result, json_mode=True)["field"] == "--record"
+
+
+def test_the_record_check_leaves_no_file_when_the_game_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "game.dkr"
+    result = dekal("play", "--record", str(target), "--bots", "chess", "--json", stdin="")
+    assert_refused(result, json_mode=True)
+    assert not target.exists()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    lines=st.lists(
+        st.text(max_size=60)
+        | st.sampled_from(
+            ["legal", "help", "quit", "", "b3", "T", "L2", "reveal 0 a1", "take 9 T"]
+        ),
+        max_size=12,
+    )
+)
+def test_play_reads_any_lines_and_answers_each_with_json(lines: list[str]) -> None:
+    """Whatever is typed, --json output stays one JSON object a line, ending with `end`."""
+    typed = "\n".join(line.replace("\n", " ").replace("\r", " ") for line in lines)
+    result = dekal("play", "--seed", "1", "--json", "--record", os.devnull, stdin=typed)
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[-1]["event"] == "end"

@@ -1,0 +1,136 @@
+"""Ctrl-C and SIGTERM on a running command: one line on standard error, exit 130 or 143, and
+no process of the command left running (its workers, a bot thinking, a prompt)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from hostile import BOUND, DEKAL, FIRST_REVEAL_6
+
+# --- Ctrl-C and SIGTERM: one line, 130 or 143, nothing left running -----------------------
+
+
+def descendants(root: int) -> set[int]:
+    """Every living (not zombie) process below `root`, from /proc's parent links."""
+    table: dict[int, tuple[int, bytes]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()
+            except OSError:
+                continue
+            table[int(name)] = (int(stat[1]), stat[0])
+    found: set[int] = set()
+    frontier = {root}
+    while frontier:
+        frontier = {pid for pid, (parent, _) in table.items() if parent in frontier} - found
+        found |= frontier
+    return {pid for pid in found if table[pid][1] != b"Z"}
+
+
+def still_alive(pids: set[int]) -> set[int]:
+    """The processes of `pids` still running a few seconds on (zombies are dead)."""
+
+    def running(pid: int) -> bool:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
+        except OSError:
+            return False
+        return stat.rpartition(b")")[2].split()[0] != b"Z"
+
+    end = time.monotonic() + 5
+    while (alive := {pid for pid in pids if running(pid)}) and time.monotonic() < end:
+        time.sleep(0.1)
+    return alive
+
+
+@pytest.mark.parametrize(
+    ("sent", "code", "said"),
+    [
+        (signal.SIGINT, 130, "error: interrupted (Ctrl-C)"),
+        (signal.SIGTERM, 143, "error: terminated (SIGTERM)"),
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+@pytest.mark.parametrize(
+    ("args", "workers"),
+    [
+        (
+            [
+                "advise",
+                FIRST_REVEAL_6,
+                "--seat",
+                "0",
+                "--samples",
+                "100000",
+                "--bot",
+                "random",
+                "--workers",
+                "2",
+            ],
+            2,
+        ),
+        (
+            [
+                "play",
+                "--players",
+                "6",
+                "--bots",
+                "ismcts:iterations=100000",
+                "--seat",
+                "5",
+                "--json",
+            ],
+            0,
+        ),
+        (["play", "--bots", "greedy"], 0),
+        (
+            [
+                "annotate",
+                "two-players-first-tie",
+                "--samples",
+                "100000",
+                "--bot",
+                "random",
+                "--workers",
+                "2",
+            ],
+            2,
+        ),  # fmt: skip
+    ],
+    ids=[
+        "advise --workers 2",
+        "play while a bot thinks",
+        "play at a prompt",
+        "annotate --workers 2",
+    ],  # fmt: skip
+)
+def test_a_stopped_command_exits_in_one_line_and_leaves_no_process(
+    args: list[str], workers: int, sent: signal.Signals, code: int, said: str, tmp_path: Path
+) -> None:
+    process = subprocess.Popen(
+        [DEKAL, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )  # fmt: skip
+    seen: set[int] = set()
+    try:
+        end = time.monotonic() + BOUND
+        while len(seen) < workers and time.monotonic() < end:  # the workers are running
+            seen |= descendants(process.pid)
+            time.sleep(0.1)
+        time.sleep(3)  # well inside the work (or the prompt)
+        seen |= descendants(process.pid)
+        assert len(seen) >= workers, "the workers never started"
+        process.send_signal(sent)
+        _, stderr = process.communicate(timeout=BOUND)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == code
+    assert stderr.decode().strip().splitlines() == [said]
+    assert not still_alive(seen)
