@@ -13,6 +13,7 @@ import pytest
 from hostile import BOUND, DEKAL, assert_refused, dekal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from keyboard import at_the_keyboard
 
 from dekal.cli.bot_specs import SEARCH_LIMITS
 from dekal_ref.reading import SEED_MAX
@@ -52,24 +53,35 @@ def test_play_survives_hostile_input_and_ends_at_its_end(
         assert events[-1]["event"] == "end"
 
 
+def first_legal_actions(moves: int) -> list[str]:
+    """The first legal action of each of the human's first `moves` prompts (in process)."""
+    typed: list[str] = []
+
+    def type_next(screen: str) -> str | None:
+        if len(typed) == moves:
+            return None
+        prompts = [json.loads(x) for x in screen.splitlines() if '"prompt"' in x]
+        typed.append(prompts[-1]["legal"][0])
+        return typed[-1]
+
+    at_the_keyboard(["play", "--seed", "3", "--json", "--record", os.devnull], type_next)
+    assert len(typed) == moves
+    return typed
+
+
 @pytest.mark.parametrize("moves", [0, 1, 2, 3, 5, 8])
 def test_play_ends_cleanly_when_input_ends_at_any_prompt(moves: int, tmp_path: Path) -> None:
-    """EOF after `moves` of the human's actions: the game stops, the record replays."""
-    lines = []
-    done = play("--json", stdin=b"", cwd=tmp_path)
-    for _ in range(moves):  # answer each prompt with its first legal action, then stop
-        prompts = [json.loads(x) for x in done.stdout.splitlines() if b'"prompt"' in x]
-        lines.append(prompts[-1]["legal"][0])
-        done = play("--json", stdin="".join(f"{x}\n" for x in lines).encode(), cwd=tmp_path)
+    """EOF after `moves` of the human's actions (each prompt's first legal action): the game
+    stops, the record replays."""
+    lines = "".join(f"{x}\n" for x in first_legal_actions(moves))
+    done = play("--json", stdin=lines.encode(), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    end = json.loads(done.stdout.splitlines()[-1])
-    assert end["event"] == "end" and end["over"] is False
-    if end["record"] is not None:
-        replayed = subprocess.run(
-            [DEKAL, "replay", end["record"], "--quiet"], cwd=tmp_path, capture_output=True,
-            timeout=BOUND, check=False,
-        )  # fmt: skip
-        assert replayed.returncode == 0, replayed.stderr
+    events = [json.loads(x) for x in done.stdout.splitlines()]
+    assert sum("prompt" in event for event in events) == moves + 1  # ended at a prompt
+    assert events[-1]["event"] == "end" and events[-1]["over"] is False
+    if events[-1]["record"] is not None:
+        replayed = dekal("replay", str(tmp_path / events[-1]["record"]), "--quiet")
+        assert replayed.exit_code == 0, replayed.output
 
 
 @pytest.mark.parametrize(
