@@ -23,6 +23,7 @@ run's shared temporary directory.
 from __future__ import annotations
 
 import fcntl
+import importlib.util
 import json
 import os
 import resource
@@ -191,3 +192,34 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
         yield
+
+
+def _compile_the_kernel() -> bool:
+    """Call each entry point of the compiled kernel once: numba compiles what it has not
+    cached yet (about 15 s of CPU on a cold cache) and writes it to its cache."""
+    from dekal import kernel
+    from dekal.proofs import search
+    from dekal.proofs.puzzle import make_puzzle
+    from dekal_ref import Rules
+    from dekal_ref.deal import seeded_deal
+    from dekal_ref.game import new_game
+    from dekal_ref.notation import parse_grid
+
+    rules = Rules(players=2)
+    kernel.play_games(rules, [1], [0, 0])
+    kernel.game_actions(rules, 1, [0, 0])
+    kernel.rollouts([new_game(rules, seeded_deal(1, 2))], [0, 0], [1])
+    puzzle = make_puzzle(parse_grid("1234/5678/9T12/3456"), incoming=(7, 8, 9), variant="eject")
+    search.minimum(puzzle, timeout=60, compiled=True)
+    return True
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _kernel_compiled_once(computed_once: Callable[[str, Callable[[], bool]], bool]) -> None:
+    """On a cold numba cache (a fresh clone, a changed kernel source) every process that
+    uses the kernel before its cache is written compiles it again: both xdist workers, and
+    each `dekal` a test starts meanwhile. So under xdist the first worker compiles it here,
+    before its first test, while the other waits; every later process loads the cache (on a
+    warm cache this costs one worker about 1.5 s)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") and importlib.util.find_spec("numba") is not None:
+        computed_once("numba-kernel-compiled", _compile_the_kernel)
