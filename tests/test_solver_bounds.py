@@ -43,7 +43,8 @@ def plain_best_key(puzzle: Puzzle) -> int:
                     moved = frozenset(c for c, is_down in enumerate(faces) if is_down)
                     following.add((push_card(holed, push, card, puzzle.variant), moved))
         level = following
-    return min(key_of(grid) for grid, _ in level)
+    # many final states share a grid (only their face-down cells differ): each grid scored once
+    return min(key_of(grid) for grid in {grid for grid, _ in level})
 
 
 def key_of(grid: tuple[int, ...]) -> int:
