@@ -233,7 +233,7 @@ def run(
     except SuiteError as error:
         fail(str(error), EXIT_ENGINE)
     cases = read_cases(cases_path) if cases_path else suite_cases
-    if filter_:
+    if filter_ is not None:  # an empty --filter lists no case: refused, not read as none
         tokens = [t.strip() for t in filter_.split(",") if t.strip()]
         cases = [case for case in cases if matches(case, tokens)]
         if not cases:
