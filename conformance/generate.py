@@ -96,7 +96,7 @@ def all_cases(version: str = SUITE_VERSION) -> dict[str, list[Case]]:
 def v3_case(case: Case) -> Case:
     """A case as suite v3 asks it: at level should when sources_v3.TO_SHOULD says so, and
     probed at its positions when it is a game (dekal.conformance.probe)."""
-    if case["id"] in sources_v3.TO_SHOULD or case["id"] in sources_v3.TO_SHOULD_V3:
+    if case["id"] in sources_v3.TO_SHOULD:
         case = {**case, "level": "should"}
     if case["kind"] == "game":
         case = probed_case(case)
