@@ -113,15 +113,16 @@ def read(
 
 
 def shape_of(line: Line, shapes: tuple[type[Any], ...]) -> type[Any]:
-    """The one shape among `shapes` whose fields the line's fit (all required ones, no other)."""
+    """The one shape among `shapes` whose fields the line's fit (all required ones, no other);
+    where none fits, the nearest (most fields in common), for `build` to name what is wrong."""
     keys = set(line.fields)
     fits = [shape for shape in shapes if _required(shape) <= keys <= _names(shape)]
-    if len(fits) != 1:
-        told = "; ".join(_described(shape) for shape in shapes)
-        raise SourceDataError(
-            f"{line.where}: the fields {sorted(keys)} fit {len(fits)} shapes, not one of: {told}"
-        )
-    return fits[0]
+    if len(fits) > 1:
+        told = "; ".join(_described(shape) for shape in fits)
+        raise SourceDataError(f"{line.where}: the fields {sorted(keys)} fit several shapes: {told}")
+    if fits:
+        return fits[0]
+    return max(shapes, key=lambda shape: len(keys & _names(shape)) - len(keys - _names(shape)))
 
 
 def build(shape: type[T], fields: Mapping[str, Any], where: str, start: T | None = None) -> T:
