@@ -101,6 +101,10 @@ def read(
                     raise SourceDataError(f"{line.where}: {key}: only a game has a lowest twin")
                 start = derive(source, case_id)
         shape = type(start) if start is not None else shape_of(Line(line.where, fields), shapes)
+        if shape not in shapes:
+            raise SourceDataError(
+                f"{line.where}: the twin of a {shape.__name__}, not of a case here"
+            )
         item = build(shape, fields, line.where, start)
         if twin is not None:
             if not isinstance(twin, str) or not hasattr(item, "id"):

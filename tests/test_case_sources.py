@@ -150,3 +150,10 @@ def test_a_chosen_twin_is_its_source_under_the_chosen_rule_and_paired(
     assert (twin.first, twin.first_player, twin.seed, twin.deal) == ("chosen", 0, 4, first.deal)
     assert twin.title == "a game (chosen first player: as game-9001)"
     assert TWIN_OF["game-9002"] == "game-9001" and TWIN_OF["game-9001"] == "game-9002"
+
+
+def test_a_twin_is_of_a_case_of_the_file_s_own_shape(tmp_path: Path) -> None:
+    perft = Perft("perft-9001", "p", Game("", "", ()), 1)
+    twin = {"id": "game-9002", "chosen_twin_of": "perft-9001"}
+    with pytest.raises(SourceDataError, match=r"x\.jsonl:1: the twin of a Perft, not of a case"):
+        read("t/x.jsonl", Game, earlier=[perft], root=written(tmp_path, twin))
