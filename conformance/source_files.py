@@ -16,6 +16,7 @@ import json
 import types
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -132,7 +133,7 @@ def shape_of(line: Line, shapes: tuple[type[Any], ...]) -> type[Any]:
 def build(shape: type[T], fields: Mapping[str, Any], where: str, start: T | None = None) -> T:
     """An instance of `shape` from JSON `fields`, each checked against its type hint; with
     `start`, the fields given replace those of `start` and none is required."""
-    hints = get_type_hints(shape)
+    hints = _hints(shape)
     unknown = sorted(set(fields) - _names(shape))
     if unknown:
         raise SourceDataError(f"{where}: unknown field {unknown[0]!r} ({_described(shape)})")
@@ -222,16 +223,23 @@ def _expect(ok: bool, value: Any, wanted: str, where: str) -> None:
         raise SourceDataError(f"{where}: expected {wanted}, got {json.dumps(value)}")
 
 
-def _names(shape: type[Any]) -> set[str]:
-    return {field.name for field in dataclasses.fields(shape)}
+@cache
+def _hints(shape: type[Any]) -> dict[str, Any]:
+    return get_type_hints(shape)
 
 
-def _required(shape: type[Any]) -> set[str]:
-    return {
+@cache
+def _names(shape: type[Any]) -> frozenset[str]:
+    return frozenset(field.name for field in dataclasses.fields(shape))
+
+
+@cache
+def _required(shape: type[Any]) -> frozenset[str]:
+    return frozenset(
         field.name
         for field in dataclasses.fields(shape)
         if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
-    }
+    )
 
 
 def _described(shape: type[Any]) -> str:
