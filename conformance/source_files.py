@@ -16,7 +16,6 @@ import json
 import types
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -223,23 +222,44 @@ def _expect(ok: bool, value: Any, wanted: str, where: str) -> None:
         raise SourceDataError(f"{where}: expected {wanted}, got {json.dumps(value)}")
 
 
-@cache
+@dataclass(frozen=True)
+class _Fields:
+    """What a shape's lines may hold, worked out once per shape."""
+
+    hints: dict[str, Any]
+    names: frozenset[str]
+    required: frozenset[str]
+
+
+_FIELDS: dict[type[Any], _Fields] = {}
+
+
+def _fields(shape: type[Any]) -> _Fields:
+    if shape not in _FIELDS:
+        listed = dataclasses.fields(shape)
+        _FIELDS[shape] = _Fields(
+            get_type_hints(shape),
+            frozenset(field.name for field in listed),
+            frozenset(
+                field.name
+                for field in listed
+                if field.default is dataclasses.MISSING
+                and field.default_factory is dataclasses.MISSING
+            ),
+        )
+    return _FIELDS[shape]
+
+
 def _hints(shape: type[Any]) -> dict[str, Any]:
-    return get_type_hints(shape)
+    return _fields(shape).hints
 
 
-@cache
 def _names(shape: type[Any]) -> frozenset[str]:
-    return frozenset(field.name for field in dataclasses.fields(shape))
+    return _fields(shape).names
 
 
-@cache
 def _required(shape: type[Any]) -> frozenset[str]:
-    return frozenset(
-        field.name
-        for field in dataclasses.fields(shape)
-        if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
-    )
+    return _fields(shape).required
 
 
 def _described(shape: type[Any]) -> str:
