@@ -168,7 +168,10 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
         self.left = Counter(DECK)  # the copies of each value not dealt yet
         self.deal: Deal | None = None
         self.position: FastState | None = None  # the engine's full position, once dealt
-        self.actions: list[Action] = []
+        # each move as two bytes, its seat and its OpenSpiel action: OpenSpiel clones a
+        # Python state with copy.deepcopy at every step, which shares immutable bytes but
+        # rebuilt a list of Action objects one by one (the game's length at each clone)
+        self.played: bytes = b""
         self.events: list[str] = []  # the public events, for the information states
         self.pending: list[Reveal] = []  # this turn's picks, secret until the last one (T1)
         # Where each face-down card came from: origin[seat][cell] is its index in the deck
@@ -176,6 +179,12 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
         # neither was seen by every seat; resample_from_infostate reshuffles the rest.
         self.origin: list[list[int]] = []
         self.pile_next = CARDS
+
+    @property
+    def actions(self) -> list[Action]:
+        """The round's moves so far, in playing order, as the reference's actions."""
+        seats, numbers = self.played[::2], self.played[1::2]
+        return [dekal_action(s, n) for s, n in zip(seats, numbers, strict=True)]
 
     # -- whose move --------------------------------------------------------------------------
 
@@ -224,7 +233,7 @@ class DekalState(pyspiel.State):  # type: ignore[misc]
         action = dekal_action(seat, number)
         before = self.position
         self.position = fast.apply(before, action)
-        self.actions.append(action)
+        self.played += bytes((seat, number))
         self._follow_the_cards(action, before, self.position)
         self._tell(action, before, self.position)
 
