@@ -1,9 +1,10 @@
 """`dekal simulate` and `dekal conformance fuzz` on real Dask clusters: a scheduler and two
 workers started here as separate processes (`dask scheduler`, `dask worker`, on 127.0.0.1,
 a free port, no dashboard: the commands of docs/simulate.md) give the single-process report
-byte for byte; a Ctrl-C closes a local cluster and leaves no process behind (no worker, no
-engine of a fuzz campaign); an unreachable scheduler is one line, exit 2, within a bounded
-time. Every process started here is stopped, even when a test fails."""
+byte for byte (fuzz's check runs under the deep profile); a Ctrl-C closes a local cluster
+and leaves no process behind (no worker, no engine of a fuzz campaign); an unreachable
+scheduler is one line, exit 2, within a bounded time. Every process started here is
+stopped, even when a test fails."""
 
 from __future__ import annotations
 
@@ -209,6 +210,10 @@ FUZZ = ("conformance", "fuzz", "--games", "30", "--seed", "1", "--json", "--no-d
 FUZZ += ("--shrink-seconds", "0", "--keep-going")
 
 
+@pytest.mark.deep  # 60 fuzz games (22 s of CPU); the default run keeps the same merge in
+# test_simulate_campaign.py (a deviation in two chunks reported once, from its first game;
+# fuzz on two local Dask workers gives the one-process report) and this page's cluster
+# (the simulate test above)
 def test_fuzz_on_a_scheduler_finds_what_one_process_finds(scheduler: str) -> None:
     # 30 games are two chunks of the campaign (25 and 5), and F4 shows in both (games 6
     # and 30 of seed 1): the merge must report it once, from game 6, as one process does
