@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import socket
 import struct
 import threading
@@ -49,8 +50,11 @@ CONNECT_SECONDS = 10.0
 HANDSHAKE_MOST_BYTES = 1 << 20
 """A Dask scheduler's first words are its handshake, a frame of a few hundred bytes; eight
 bytes that announce more than this are someone else talking (an HTTP reply's "HTTP/1.1")."""
-MAX_WORKERS = 64
-"""The most local worker processes a run may start (a bigger run wants a real cluster)."""
+MAX_WORKERS = min(64, 2 * (os.cpu_count() or 1))
+"""The most local worker processes a run may start: twice the machine's cores, 64 at most. A
+worker runs one chunk on one core; more processes than that only share the cores, and each
+costs a start of seconds and a hundred megabytes (64 asked on 2 cores took minutes to start).
+A bigger run wants a real cluster (--scheduler)."""
 
 
 class ClusterUnavailable(Exception):
