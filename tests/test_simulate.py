@@ -92,6 +92,14 @@ def left_after(counts: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ..
     return tuple(count - cards.count(v) for v, count in enumerate(counts, start=1))
 
 
+def single_lowest(counts: tuple[int, ...], size: int) -> Fraction:
+    """The chance that `size` cards drawn without replacement from `counts` have one lowest
+    card: one of the copies of a value v, and the others among the higher values (as
+    tie_for_lowest counts it for the full deck)."""
+    ways = sum(count * comb(sum(counts[v:]), size - 1) for v, count in enumerate(counts, 1))
+    return Fraction(ways, comb(sum(counts), size))
+
+
 @cache
 def pile_runs_short(counts: tuple[int, ...], tied: int, pile: int) -> Fraction:
     """F2 from here: `tied` seats each draw a card from a pile of `pile` cards (uniform from
@@ -101,6 +109,8 @@ def pile_runs_short(counts: tuple[int, ...], tied: int, pile: int) -> Fraction:
         return Fraction(0)
     if pile < tied:
         return Fraction(1)
+    if pile - tied < 2:  # no pile left for another tie: any tie of this draw runs it short
+        return 1 - single_lowest(counts, tied)
     return sum(
         (
             chance
@@ -132,6 +142,18 @@ def test_the_two_exact_counts_agree_on_the_chance_of_a_tie(players: int) -> None
         Fraction(0),
     )
     assert tie == tie_for_lowest(players)
+
+
+@pytest.mark.parametrize("counts", [(10,) * 10, (7, 10, 3, 10, 0, 10, 9, 10, 10, 1)])
+@pytest.mark.parametrize("size", [2, 3, 4])
+def test_the_closed_form_of_a_single_lowest_card_agrees_with_every_draw(
+    counts: tuple[int, ...], size: int
+) -> None:
+    single = sum(
+        (chance for shown, chance in drawn(counts, size) if shown.count(min(shown)) == 1),
+        Fraction(0),
+    )
+    assert single_lowest(counts, size) == single
 
 
 def test_the_pile_exhausted_rate_of_six_players_holds_the_exact_chance() -> None:
