@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import JS_WHOLE_RUNS
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
@@ -38,7 +39,7 @@ def described_rules() -> dict[str, set[str]]:
     return rules
 
 
-@pytest.mark.parametrize("bug", ["tie-more-cards", "token-right", "eject-wrong-card", "take-leaks"])
+@pytest.mark.parametrize("bug", JS_WHOLE_RUNS)
 def test_every_failure_of_a_broken_js_build_is_blamed_on_the_rule_it_breaks(
     bug: str, js_suite_run: Callable[[str], dict[str, Any]]
 ) -> None:
