@@ -353,7 +353,7 @@ def _two_failures(report: dict[str, Any]) -> str:
 
 @needs_node
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
 def test_any_saved_report_is_drawn_or_refused_in_one_line(
