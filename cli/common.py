@@ -54,6 +54,7 @@ from dekal.cli.help_format import ManPageCommand
 from dekal.cli.pictures import grid_picture as grid_picture  # re-exported: the commands' pictures
 from dekal.engines import ENGINE_NAMES, GameAPI, get_engine
 from dekal.extras import MissingExtra
+from dekal.simulation.runner import MAX_WORKERS
 from dekal_ref.errors import DekalError, IllegalAction, NotationError
 from dekal_ref.json_reading import json_line
 from dekal_ref.reading import QUOTE_LIMIT, read_number, shortened, shown
@@ -471,14 +472,13 @@ def scheduler_address(value: object) -> str:
     return text
 
 
-MAX_WORKERS = 64
-"""The most local worker processes one run starts (--workers)."""
 
 Workers = Annotated[
     int,
     typer.Option(
         metavar="N",
-        help="Worker processes, 1-64 (1: this process, no Dask).",
+        help=f"Worker processes, 1-{MAX_WORKERS}: at most twice this machine's cores (1: this"
+        " process, no Dask).",
         parser=whole_number(1, MAX_WORKERS),
     ),
 ]

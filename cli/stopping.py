@@ -9,7 +9,8 @@ That unwinding is the normal path, not a promise: Python code can swallow an exc
 BaseException` can drop it) or hang in a cleanup (distributed's cancel of 30,000 futures
 took minutes). So a stop holds by construction, whatever the command:
 
-- an `Interrupted` reported as unraisable is not printed: the signal is delivered again;
+- an `Interrupted` reported as unraisable is not printed: the signal is delivered again
+  (and what else is reported as unraisable after the signal is its consequence, not news);
 - STOP_GRACE seconds after the signal, if the command has not ended, it ends anyway, with
   the same line and the same code;
 - either way, any process it started that is still running is killed before it exits.
@@ -91,6 +92,8 @@ def _on_unraisable(report: Any, previous: Callable[[Any], object]) -> None:
     if isinstance(report.exc_value, Interrupted):
         _lost.set()
         _deliver_again(report.exc_value.signum)
+        return
+    if _stop:  # a consequence of the stop (distributed's GC timer, cut mid-way, asserts)
         return
     previous(report)
 

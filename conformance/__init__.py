@@ -6,8 +6,9 @@
 * `client`: drives an engine, in-process or as a subprocess with time limits and restarts.
 * `vectors`: loads the frozen cases of spec/conformance/VERSION (v3 by default, v1 and v2
   still loadable) from the installed package.
-* `generate`, `sources` (v1), `sources_v2` and `sources_v3`: derive those cases from readable
-  sources with the reference; `probe`: the refusals a game is probed with at every step;
+* `generate`: derives those cases with the reference from their sources, the data files of
+  spec/conformance/sources/ (read by `source_files` for `sources`, `sources_v2` and
+  `sources_v3`); `probe`: the refusals a game is probed with at every step;
   `refusal_sites`: which refusal branches of the reference a suite reaches.
 * `runner` and `report`: run cases and report rule by rule; `fuzz`: random lock-step games.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dekal.conformance import sources
+from dekal.conformance import source_types as sources
 from dekal.conformance.protocol import Message
 from dekal_ref.deal import DECK, SplitMix64, seeded_deal
 from dekal_ref.notation import CELL_NAMES, format_grid, parse_grid, value_symbol

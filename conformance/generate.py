@@ -1,13 +1,14 @@
-"""Derive the conformance vectors from their readable sources (dekal.conformance.sources for
-suite v1, dekal.conformance.sources_v2 for what v2 adds).
+"""Derive the conformance vectors from their sources: the data files of
+spec/conformance/sources/ (read by dekal.conformance.sources for suite v1, sources_v2 and
+sources_v3 for what v2 and v3 add; their format is that folder's README.md).
 
 Every expectation is what the reference engine answers over the protocol (through
 `ProtocolAdapter(dekal_ref)`): the vectors record the reference's observations, so an
 engine that answers the same way conforms. Each suite is frozen in spec/conformance/VERSION/
-and the tests re-derive both: a change in the reference or the source that alters any frozen case
-fails the tests instead of silently changing the suite.
+and the tests re-derive every one: a change in the reference or the sources that alters any
+frozen case fails the tests instead of silently changing the suite.
 
-    python -m dekal.conformance.generate               # rewrite spec/conformance/v2/ (newest)
+    python -m dekal.conformance.generate               # rewrite spec/conformance/v3/ (newest)
     python -m dekal.conformance.generate --suite v1    # rewrite the frozen v1 (never needed)
     python -m dekal.conformance.generate --check       # exit 1 if any suite's files differ
 """
@@ -96,7 +97,7 @@ def all_cases(version: str = SUITE_VERSION) -> dict[str, list[Case]]:
 def v3_case(case: Case) -> Case:
     """A case as suite v3 asks it: at level should when sources_v3.TO_SHOULD says so, and
     probed at its positions when it is a game (dekal.conformance.probe)."""
-    if case["id"] in sources_v3.TO_SHOULD or case["id"] in sources_v3.TO_SHOULD_V3:
+    if case["id"] in sources_v3.TO_SHOULD:
         case = {**case, "level": "should"}
     if case["kind"] == "game":
         case = probed_case(case)

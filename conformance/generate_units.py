@@ -4,6 +4,7 @@ reference's answer to one request."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import product
 from typing import Any
 
 import dekal_ref
@@ -12,6 +13,7 @@ from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.case_deals import SourceError, deal_message
 from dekal.conformance.protocol import Message
 from dekal.conformance.recorder import ERROR_KINDS, typed_refusal
+from dekal.conformance.source_types import DealRefusal, SeededDeals
 from dekal_ref.deal import SplitMix64, seeded_deal
 from dekal_ref.notation import CELL_NAMES
 
@@ -75,8 +77,8 @@ def score_cases() -> Iterator[Case]:
 
 def pushes_cases() -> Iterator[Case]:
     engine = _reference()
-    for first, variant in sources.PUSHES_VARIANTS:
-        number = int(first.split("-")[1])
+    for block in sources.PUSHES:
+        variant, number = block.variant, int(block.first.split("-")[1])
         for hole in range(16):
             grid = _random_grid(SplitMix64(hole), "123456789T", hole)
             expect = _answer(engine, "pushes", grid=grid, variant=variant)
@@ -201,31 +203,28 @@ def unit_refusal_case(item: sources_v2.UnitRefusal) -> Case:
 def deal_cases() -> Iterator[Case]:
     """Feature seeded-deal: the deals of spec/rules.md, and the requests refused."""
     engine, number = _reference(), 1
-    for seed in sources_v2.DEAL_SEEDS:
-        for players in range(2, 7):
-            for round_number in sources_v2.DEAL_ROUNDS:
-                fields: dict[str, object] = {
-                    "seed": seed,
-                    "players": players,
-                    "round": round_number,
-                }
-                expect = _answer(engine, "deal", **fields)
-                deal = seeded_deal(seed, players, round_number)
-                if expect["deal"] != deal_message(deal.grids, deal.pile):
-                    raise SourceError(f"deal {fields}: the adapter and dekal_ref.deal disagree")
-                yield {
-                    "id": f"deal-{number:04d}",
-                    "kind": "deal",
-                    "title": f"the seeded deal of seed {seed}, {players} players, "
-                    f"round {round_number}",
-                    "rules": ["M1", "M3", "M5"],
-                    "level": "must",
-                    "needs": {"features": ["seeded-deal"]},
-                    "input": fields,
-                    "expect": expect,
-                }
-                number += 1
-    for number, (fields, title, refused) in enumerate(sources_v2.DEAL_REFUSALS, start=201):
+    blocks = [item for item in sources_v2.DEALS if isinstance(item, SeededDeals)]
+    refusals = [item for item in sources_v2.DEALS if isinstance(item, DealRefusal)]
+    for block in blocks:
+        for seed, players, round_number in product(block.seeds, range(2, 7), block.rounds):
+            fields: dict[str, object] = {"seed": seed, "players": players, "round": round_number}
+            expect = _answer(engine, "deal", **fields)
+            deal = seeded_deal(seed, players, round_number)
+            if expect["deal"] != deal_message(deal.grids, deal.pile):
+                raise SourceError(f"deal {fields}: the adapter and dekal_ref.deal disagree")
+            yield {
+                "id": f"deal-{number:04d}",
+                "kind": "deal",
+                "title": f"the seeded deal of seed {seed}, {players} players, round {round_number}",
+                "rules": ["M1", "M3", "M5"],
+                "level": "must",
+                "needs": {"features": ["seeded-deal"]},
+                "input": fields,
+                "expect": expect,
+            }
+            number += 1
+    for number, refusal in enumerate(refusals, start=201):
+        fields, title, refused = refusal.input, refusal.title, refusal.refused
         expect = _answer(engine, "deal", **fields)
         if expect != typed_refusal(refused):
             raise SourceError(f"deal-{number:04d}: the source expects {refused}, got {expect}")

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import dekal_ref
-from dekal.conformance import sources
+from dekal.conformance import source_types as sources
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.case_deals import SourceError, break_deal, build_deal, seeded_message
 from dekal.conformance.protocol import Message, position_fields

@@ -1,6 +1,7 @@
 """The shapes case sources are written in: deals, unit cases, scripted games, perft, unit
-refusals and games from a position (the script language is described in
-dekal.conformance.sources)."""
+refusals, seeded deals, games from a position and re-levelled cases. Each line of the data
+files of spec/conformance/sources/ is one of them (read by dekal.conformance.source_files;
+the format and the script language are in spec/conformance/sources/README.md)."""
 
 from __future__ import annotations
 
@@ -123,6 +124,14 @@ class ForbiddenPushBlock:
     seed: int
 
 
+@dataclass(frozen=True)
+class PushesBlock:
+    """The legal pushes of `variant` for each of the 16 hole positions, IDs from `first`."""
+
+    first: str
+    variant: str
+
+
 # -- set-up and scripted games --------------------------------------------------------------
 @dataclass(frozen=True)
 class Game:
@@ -194,3 +203,31 @@ class FromPosition:
     """(field index, new text) pairs that alter the reached position; `{grid0}` stands for
     seat 0's grid, `{faceup0}` for a face-up cell of seat 0."""
     refused: str | None = None
+
+
+# -- seeded deals (feature seeded-deal) --------------------------------------------------------
+@dataclass(frozen=True)
+class SeededDeals:
+    """The seeded deal of spec/rules.md for every seed, player count (2 to 6) and round."""
+
+    seeds: tuple[int, ...]
+    rounds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DealRefusal:
+    """A `deal` request the reference must refuse with `refused` (a rule or an error kind)."""
+
+    input: dict[str, object]
+    title: str
+    refused: str
+
+
+# -- levels -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Relevel:
+    """A case that a later suite asks at another level than the suite it comes from, and why."""
+
+    id: str
+    level: str
+    why: str

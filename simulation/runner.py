@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import socket
 import struct
 import threading
@@ -31,7 +32,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dekal.extras import needed
 
@@ -49,8 +50,11 @@ CONNECT_SECONDS = 10.0
 HANDSHAKE_MOST_BYTES = 1 << 20
 """A Dask scheduler's first words are its handshake, a frame of a few hundred bytes; eight
 bytes that announce more than this are someone else talking (an HTTP reply's "HTTP/1.1")."""
-MAX_WORKERS = 64
-"""The most local worker processes a run may start (a bigger run wants a real cluster)."""
+MAX_WORKERS = min(64, 2 * (os.cpu_count() or 1))
+"""The most local worker processes a run may start: twice the machine's cores, 64 at most. A
+worker runs one chunk on one core; more processes than that only share the cores, and each
+costs a start of seconds and a hundred megabytes (64 asked on 2 cores took minutes to start).
+A bigger run wants a real cluster (--scheduler)."""
 
 
 class ClusterUnavailable(Exception):
@@ -161,10 +165,24 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
         )
     except OSError as error:
         raise ClusterUnavailable(f"cannot start a local cluster: {error}") from None
-    with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
-        cluster.scale(workers)  # type: ignore[no-untyped-call]
-        client.wait_for_workers(workers)
-        yield client
+    try:
+        with Client(cluster) as client:  # type: ignore[no-untyped-call]
+            cluster.scale(workers)  # type: ignore[no-untyped-call]
+            client.wait_for_workers(workers)
+            yield client
+    finally:
+        _close_quietly(cluster)
+
+
+def _close_quietly(cluster: Any) -> None:
+    """Close a local cluster whose run is over (done, failed or stopped). distributed's close
+    can trip on its own race (a worker that left while its status was being read:
+    KeyError in SpecCluster._update_worker_status); that is not news for the user, whose
+    answer or error is already known, and the worker processes are ended either way."""
+    try:
+        cluster.close()
+    except Exception:  # noqa: BLE001 - see the docstring: nothing the user asked for fails
+        logging.getLogger(__name__).debug("closing the local cluster", exc_info=True)
 
 
 def _client_of(scheduler: str) -> Client:

@@ -23,6 +23,7 @@ from functools import cache
 import pytest
 from doc_pages import ROOT
 
+from dekal.cli.stopping import STOP_GRACE
 from dekal.conformance import SUITE_VERSION
 from dekal.conformance.serve import bundled_adapter
 from dekal.conformance.smoke import smoke_cases
@@ -218,6 +219,12 @@ FIGURES = [
         r"the highest final score is (\d+) .*? and the lowest (\d+)",
         deck_bounds,
         "the deck bounds `dekal prove` finds",
+    ),
+    Figure(
+        "README.md",
+        r"within\s+(\d+)\s+seconds\s+at\s+the\s+most",
+        lambda: (f"{STOP_GRACE:g}",),
+        "how long a stopped command may take to end (dekal.cli.stopping.STOP_GRACE)",
     ),
     Figure(
         "docs/puzzles.md",

@@ -111,3 +111,20 @@ def test_a_second_signal_does_not_cut_the_cleanup_of_the_first() -> None:
         """
     )
     assert (done.returncode, done.stdout) == (130, "cleaned up\n")
+
+
+def test_what_fails_unraisably_after_the_signal_is_not_printed() -> None:
+    done, _ = stopped(
+        """
+        class CutMidWay:  # distributed's GC timer, interrupted between start and stop, asserts
+            def __del__(self):
+                raise AssertionError("timer already started")
+
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)
+        finally:
+            CutMidWay()
+        """
+    )
+    assert (done.returncode, done.stderr.splitlines()) == (130, ["error: interrupted (Ctrl-C)"])
