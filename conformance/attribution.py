@@ -29,6 +29,7 @@ The table, in words:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +75,7 @@ class Variant:
         return "S4" if self.match else "T5"
 
 
+@functools.lru_cache(maxsize=64)  # asked of the same position at every step and probe
 def variant_of(position: str) -> Variant:
     parts = position_fields(position).get("rules", "").split("/")
     if len(parts) != 3:

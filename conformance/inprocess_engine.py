@@ -75,8 +75,8 @@ class InProcessEngine:
         self.info: Message = {}
         self.hung: list[threading.Thread] = []  # timed-out workers that could not be stopped
         self.worker: threading.Thread | None = None
-        self.requests: queue.Queue[str | None] = queue.Queue()
-        self.replies: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.requests: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.replies: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self.start()
 
     def __enter__(self) -> InProcessEngine:
@@ -92,7 +92,7 @@ class InProcessEngine:
                 f"{len(self.hung)} timed-out calls still run in code Python cannot interrupt "
                 "(a sleep, a lock, C code)"
             )
-        self.requests, self.replies = queue.Queue(), queue.Queue()
+        self.requests, self.replies = queue.SimpleQueue(), queue.SimpleQueue()
         self.worker = threading.Thread(
             target=self._work,
             args=(self.factory, self.label, self.requests, self.replies),
@@ -119,8 +119,8 @@ class InProcessEngine:
     def _work(
         factory: Callable[[], Any],
         label: str,
-        requests: queue.Queue[str | None],
-        replies: queue.Queue[tuple[str, Any]],
+        requests: queue.SimpleQueue[str | None],
+        replies: queue.SimpleQueue[tuple[str, Any]],
     ) -> None:
         try:
             try:

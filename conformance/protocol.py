@@ -6,6 +6,7 @@ derived from the full position by a fixed transformation, so vectors need to sto
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from dekal_ref.position import HIDDEN_LETTERS, POSITION_FIELDS
@@ -16,13 +17,18 @@ Message = dict[str, Any]
 ERROR_KINDS = ("illegal", "notation", "unsupported", "bad_request")
 
 
+_HIDE = str.maketrans({letter: "?" for letter in HIDDEN_LETTERS})
+
+
+@functools.lru_cache(maxsize=64)
 def public_view(position: str) -> str:
     """The public view of a full position: face-down cards and made picks become `?`, a
-    non-empty pile becomes `#N` (spec/protocol.md, "The position string")."""
+    non-empty pile becomes `#N` (spec/protocol.md, "The position string"). Cached: the
+    runner checks the same position again after every refused probe."""
     fields = position.split(" ")
     if len(fields) != len(POSITION_FIELDS):
         return position
-    grids = "".join("?" if symbol in HIDDEN_LETTERS else symbol for symbol in fields[4])
+    grids = fields[4].translate(_HIDE)
     picks = ",".join("-" if pick == "-" else "?" for pick in fields[5].split(","))
     pile = fields[7] if fields[7] == "-" else f"#{len(fields[7])}"
     return " ".join(fields[:4] + [grids, picks, fields[6], pile] + fields[8:])

@@ -74,6 +74,7 @@ class SubprocessEngine:
         self.pending = bytearray()  # stdout bytes not yet taken as a reply
         self.stderr_tail = bytearray()
         self.stderr_done = False  # its end of file was read
+        self.selector: selectors.BaseSelector | None = None  # the running process's pipes
         self.next_id = 0
         self.info: Message = {}
         self.start()
@@ -168,12 +169,13 @@ class SubprocessEngine:
         (None when it passes); EngineError when the engine exits or closes its stdout."""
         stdin, stdout, stderr = process.stdin, process.stdout, process.stderr
         assert stdin is not None and stdout is not None and stderr is not None
-        unsent = memoryview(data)
-        with selectors.DefaultSelector() as selector:
+        selector = self._selector(stdout, stderr)
+        # A request line fits in the pipe: written at once, without waiting for the
+        # selector to say stdin is writable (the selector waits only for a full pipe).
+        unsent = self._write(process, memoryview(data))
+        if unsent:
             selector.register(stdin, selectors.EVENT_WRITE)
-            selector.register(stdout, selectors.EVENT_READ)
-            if not self.stderr_done:
-                selector.register(stderr, selectors.EVENT_READ)
+        try:
             while True:
                 if not unsent and (line := self._take_line()) is not None:
                     return line
@@ -183,12 +185,7 @@ class SubprocessEngine:
                 events = selector.select(min(remaining, POLL))
                 for key, _ in events:
                     if key.fileobj is stdin:
-                        try:
-                            unsent = unsent[os.write(stdin.fileno(), unsent) :]
-                        except BlockingIOError:
-                            continue
-                        except OSError:  # a broken pipe: it closed its input or exited
-                            raise EngineError(self._gone(process, "closed its input")) from None
+                        unsent = self._write(process, unsent)
                         if not unsent:
                             selector.unregister(stdin)
                     elif key.fileobj is stdout:
@@ -202,6 +199,30 @@ class SubprocessEngine:
                     # nothing more to read and the engine is gone (a child that inherited
                     # the pipes may keep them open: its silence is not the engine's answer)
                     raise EngineError(self._gone(process, "exited"))
+        finally:
+            if unsent:
+                selector.unregister(stdin)
+
+    def _selector(self, stdout: Any, stderr: Any) -> selectors.BaseSelector:
+        """The selector of the running process's output pipes, made once per process (a
+        selector per request was most of the driver's cost): stdout, and stderr until its
+        end of file."""
+        if self.selector is None:
+            self.selector = selectors.DefaultSelector()
+            self.selector.register(stdout, selectors.EVENT_READ)
+            if not self.stderr_done:
+                self.selector.register(stderr, selectors.EVENT_READ)
+        return self.selector
+
+    def _write(self, process: subprocess.Popen[bytes], unsent: memoryview) -> memoryview:
+        """Write what the pipe takes now of `unsent`; what is left."""
+        assert process.stdin is not None
+        try:
+            return unsent[os.write(process.stdin.fileno(), unsent) :]
+        except BlockingIOError:
+            return unsent
+        except OSError:  # a broken pipe: it closed its input or exited
+            raise EngineError(self._gone(process, "closed its input")) from None
 
     def _read_stdout(self, fd: int) -> bool:
         """Append what stdout has to `pending`; False at end of file."""
@@ -256,6 +277,9 @@ class SubprocessEngine:
     def close(self) -> None:
         """Say quit, give the engine QUIT_GRACE seconds, then end its whole process group."""
         process, self.process = self.process, None
+        if self.selector is not None:
+            self.selector.close()
+            self.selector = None
         if process is None:
             return
         stdin, stdout, stderr = process.stdin, process.stdout, process.stderr

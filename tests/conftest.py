@@ -124,6 +124,13 @@ def computed_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Ca
 JS_ENGINE = Path(__file__).resolve().parent.parent / "examples" / "engines" / "js" / "engine.js"
 DRAWN = frozenset({"token-right"})
 """The JS builds whose shared run also draws its HTML page (test_conformance_html's)."""
+JS_WHOLE_RUNS = ("token-right", "eject-wrong-card", "take-leaks")
+"""The broken JS builds run on the whole suite once (js_suite_run), read by the blame, HTML
+and JS engine tests alike."""
+JS_DEEP_WHOLE_RUNS = ("tie-more-cards",)
+"""Builds whose whole-suite blame run is deep-only: tie-more-cards is the misreading that
+test_conformance_blame plants in the reference ("ties broken by more cards", S3) and
+blames over the whole suite in the default run."""
 
 
 @pytest.fixture(scope="session")

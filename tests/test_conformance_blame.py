@@ -18,13 +18,14 @@ from test_conformance_runner import (
     api,
     changes_on_refusal,
     direct_placement,
-    judge,
     seat_by_perft,
     wrong_rule,
 )
 
 import dekal_ref
+from dekal.conformance.direct_engine import DirectEngine
 from dekal.conformance.report import rule_matrix
+from dekal.conformance.runner import Run, run_suite
 from dekal.conformance.vectors import load_cases
 from dekal_ref.notation import HOLE, SIZE, Grid, Push
 from dekal_ref.push import hole_of, push_chain
@@ -281,10 +282,20 @@ FAULTS: dict[str, tuple[Callable[[], Any], str]] = {
 }
 
 
+def judged_directly(factory: Callable[[], Any]) -> Run:
+    """The whole suite's run on the engine, driven in this thread without the JSON round
+    trip (DirectEngine, wire=False): the planted faults answer through the reference's
+    protocol adapter, whose replies are JSON values already. Who blames what does not
+    depend on the driver, which test_conformance_runner judges on its own; the worker
+    thread's hand-offs and the JSON were half of each run."""
+    with DirectEngine(factory, "planted", wire=False) as engine:
+        return run_suite(engine, CASES)
+
+
 @pytest.mark.parametrize("fault", list(FAULTS))
 def test_a_fault_planted_in_one_rule_is_blamed_on_that_rule_only(fault: str) -> None:
     factory, rule = FAULTS[fault]
-    run = judge(factory, CASES)
+    run = judged_directly(factory)
     failed = [o for o in run.outcomes if o.status in ("fail", "error")]
     assert failed, f"the suite did not catch {fault!r}"
     blamed = {o.id: str(o.blame) for o in failed if o.blame is None or o.blame.rule != rule}

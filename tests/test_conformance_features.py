@@ -14,6 +14,7 @@ import dekal_ref
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.client import InProcessEngine
 from dekal.conformance.coverage import claimed_coverage, coverage_json, coverage_text
+from dekal.conformance.direct_engine import DirectEngine
 from dekal.conformance.own_deal import MODE_REASON
 from dekal.conformance.reachable import check_reachable
 from dekal.conformance.runner import run_suite
@@ -133,11 +134,9 @@ def test_an_own_deal_engine_deals_its_seeded_deals_when_sent_null() -> None:
 
 
 def test_an_own_deal_engine_with_position_runs_every_case_and_passes() -> None:
-    engine = InProcessEngine(lambda: bundled_adapter("ref", own_deal=True), label="own-deal")
-    try:
+    # driven in this thread (DirectEngine): the mode is the question, not the driver
+    with DirectEngine(lambda: bundled_adapter("ref", own_deal=True), "own-deal") as engine:
         run = run_suite(engine, load_cases())
-    finally:
-        engine.close()
     assert run.count("skip") == 0 and run.unexpected == []
     assert {o.status for o in run.outcomes} == {"pass"}
     # refused new rounds about the deal itself (M1, M2, M3, notation) cannot be asked of it

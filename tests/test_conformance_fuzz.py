@@ -5,7 +5,9 @@ engines that deal for themselves followed on their own deal; shrinking with Hypo
 example database, and a hung engine that fails fast.
 
 The engines under test are the reference with faults planted by name (`Planted`, in-process)
-and the JavaScript engine's broken builds (examples/engines/js, `--bug a,b`)."""
+and the JavaScript engine's broken builds (examples/engines/js, `--bug a,b`). A test about
+what is found, not about how it shrinks, fuzzes with shrink_seconds=0 (a shrink runs until
+its time is up: it was most of those tests' CPU)."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import dekal_ref
 from dekal.cli.app import app
 from dekal.conformance.adapter import ProtocolAdapter
 from dekal.conformance.client import EngineError, InProcessEngine, SubprocessEngine
+from dekal.conformance.direct_engine import DirectEngine
 from dekal.conformance.fuzz import FuzzGame, FuzzReport, fuzz, play_game
 from dekal.conformance.fuzz_choices import seeded_chooser
 from dekal.conformance.fuzz_games import steered_setup
@@ -105,12 +108,15 @@ class Planted:
         return games_module.deal_message(seeded_deal(self.dealer.getrandbits(32), players))
 
 
-def planted(*faults: str, **options: Any) -> InProcessEngine:
-    return InProcessEngine(lambda: Planted(*faults, **options), f"planted {faults}", 10.0)
+# Driven in the test's own thread (DirectEngine, through JSON): what the fuzzer finds does not
+# depend on the driver, and a worker thread's hand-offs were a third of each game's CPU. The
+# hang test below drives its engine with InProcessEngine, which has deadlines.
+def planted(*faults: str, **options: Any) -> DirectEngine:
+    return DirectEngine(lambda: Planted(*faults, **options), f"planted {faults}")
 
 
-def reference() -> InProcessEngine:
-    return InProcessEngine(lambda: dekal_ref, "reference", 10.0)
+def reference() -> DirectEngine:
+    return DirectEngine(lambda: dekal_ref, "reference")
 
 
 def found(report: FuzzReport) -> list[tuple[str, str, bool]]:
@@ -250,7 +256,7 @@ def test_steered_ties_reach_the_re_draw_and_the_short_pile_rulings() -> None:
 # -- known deviations set aside: the run finds the next one ---------------------------------------
 def test_expect_M3_goes_past_the_leaking_public_view_and_finds_the_planted_ranking() -> None:
     engine = planted("leak-public", "worst-first")
-    report = fuzz(engine, games=6, seed=0, expect=frozenset({"M3"}), shrink_seconds=2)
+    report = fuzz(engine, games=6, seed=0, expect=frozenset({"M3"}), shrink_seconds=0)
     engine.close()
     assert found(report)[0] == ("M3", "public view", True)
     assert [(rule, field) for rule, field, known in found(report) if not known] in (
@@ -272,7 +278,7 @@ def test_expect_S3_S4_goes_past_the_ranking_and_finds_the_leaking_public_view() 
 @pytest.mark.skipif(NODE is None, reason="node is not on PATH: the JS engine cannot run")
 def test_the_js_engine_with_two_bugs_expecting_the_push_one_is_caught_on_the_ranking() -> None:
     engine = js_engine("into-hole,highest-wins")
-    report = fuzz(engine, games=4, seed=0, expect=frozenset({"P1", "P2"}), shrink_seconds=2)
+    report = fuzz(engine, games=4, seed=0, expect=frozenset({"P1", "P2"}), shrink_seconds=0)
     engine.close()
     unexpected = [(rule, field) for rule, field, known in found(report) if not known]
     assert unexpected in ([("S3", "ranking")], [("S4", "ranking")])
@@ -281,8 +287,8 @@ def test_the_js_engine_with_two_bugs_expecting_the_push_one_is_caught_on_the_ran
 
 def test_without_expect_the_run_stops_at_the_first_deviation_and_keep_going_finds_both() -> None:
     engine = planted("leak-public", "worst-first")
-    first = fuzz(engine, games=6, seed=0, shrink_seconds=1)
-    every = fuzz(engine, games=6, seed=0, shrink_seconds=1, keep_going=True)
+    first = fuzz(engine, games=6, seed=0, shrink_seconds=0)
+    every = fuzz(engine, games=6, seed=0, shrink_seconds=0, keep_going=True)
     engine.close()
     assert found(first) == [("M3", "public view", False)] and first.games == 1
     assert found(every)[0] == ("M3", "public view", False) and every.games == 6
@@ -293,7 +299,7 @@ def test_without_expect_the_run_stops_at_the_first_deviation_and_keep_going_find
 # -- perft, engines that deal, resync ---------------------------------------------------------
 def test_a_wrong_perft_count_is_found_and_blamed_on_the_push_rule() -> None:
     engine = planted("perft-plus")
-    report = fuzz(engine, games=10, seed=0, shrink_seconds=2)
+    report = fuzz(engine, games=10, seed=0, shrink_seconds=0)
     engine.close()
     (finding,) = report.findings
     assert finding.example.blame.field == "perft" and finding.example.blame.rule in ("P1", "P2")
@@ -342,8 +348,8 @@ def test_own_deal_games_shrink_when_the_engine_can_load_a_position() -> None:
 
 def test_a_known_deviation_that_parts_the_states_resyncs_an_engine_that_loads_positions() -> None:
     loads, cannot = planted("upside-down", position=True), planted("upside-down")
-    resynced = fuzz(loads, games=3, seed=0, expect=frozenset({"M3"}), shrink_seconds=1)
-    dropped = fuzz(cannot, games=3, seed=0, expect=frozenset({"M3"}), shrink_seconds=1)
+    resynced = fuzz(loads, games=3, seed=0, expect=frozenset({"M3"}), shrink_seconds=0)
+    dropped = fuzz(cannot, games=3, seed=0, expect=frozenset({"M3"}), shrink_seconds=0)
     loads.close()
     cannot.close()
     assert found(resynced) == [("M3", "pile", True)] == found(dropped)
@@ -502,7 +508,7 @@ def test_fuzz_finds_the_rare_js_bugs_within_four_games_and_blames_their_rule(
     bug: str, rule: str
 ) -> None:
     engine = js_engine(bug)
-    report = fuzz(engine, games=4, seed=0, shrink_seconds=1)
+    report = fuzz(engine, games=4, seed=0, shrink_seconds=0)
     engine.close()
     assert [finding.example.blame.rule for finding in report.findings] == [rule]
 

@@ -3,8 +3,9 @@ written from the spec alone, with one deliberately broken build per bug (`--bug 
 described in bugs.js as "RULE: what goes wrong"). The whole suite runs on the build; every
 failing case must be blamed on a rule its description names.
 
-Four builds here (the whole suite takes seconds each); all fourteen were measured when the
-blame table was written (every failure of every build on its own rule; see docs/validate.md).
+Three builds here and a fourth under the deep profile (the whole suite takes seconds each);
+all fourteen were measured when the blame table was written (every failure of every build
+on its own rule; see docs/validate.md).
 Skipped when `node` is not on PATH.
 """
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import JS_DEEP_WHOLE_RUNS, JS_WHOLE_RUNS
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH")
@@ -38,7 +40,9 @@ def described_rules() -> dict[str, set[str]]:
     return rules
 
 
-@pytest.mark.parametrize("bug", ["tie-more-cards", "token-right", "eject-wrong-card", "take-leaks"])
+@pytest.mark.parametrize(
+    "bug", [*JS_WHOLE_RUNS, *(pytest.param(b, marks=pytest.mark.deep) for b in JS_DEEP_WHOLE_RUNS)]
+)
 def test_every_failure_of_a_broken_js_build_is_blamed_on_the_rule_it_breaks(
     bug: str, js_suite_run: Callable[[str], dict[str, Any]]
 ) -> None:
