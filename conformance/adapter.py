@@ -21,8 +21,6 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import fields
-from enum import Enum
 from typing import Any
 
 from dekal.conformance import PROTOCOL_VERSION
@@ -42,6 +40,7 @@ from dekal_ref.notation import (
 )
 from dekal_ref.position import parse_position
 from dekal_ref.reading import describe_json, shown
+from dekal_ref.state import GameState
 
 FEATURES = ("match", "perft", "public", "seeded-deal", "position")
 """Every optional feature of spec/protocol.md; the adapter claims them all unless told less."""
@@ -113,21 +112,6 @@ def _deal_grid(text: object, seat: int) -> tuple[int, ...]:
 
 NOTHING_SHOWN = object()
 """No position was shown yet (or the last one shown may change): format the next."""
-
-
-def _immutable(value: object) -> bool:
-    """Whether `value` can never change once made: built only of numbers, strings, enums,
-    tuples, frozensets and frozen dataclasses, all the way down (dekal_ref's GameState is).
-    Only then may a position formatted once be answered again: a frozen dataclass holding a
-    list could be changed in place by a refused action, and the runner would not see it."""
-    if value is None or isinstance(value, int | float | str | bytes | Enum):
-        return True
-    if isinstance(value, tuple | frozenset):
-        return all(_immutable(item) for item in value)
-    params = getattr(type(value), "__dataclass_params__", None)
-    if params is None or not params.frozen:
-        return False
-    return all(_immutable(getattr(value, field.name)) for field in fields(value))  # type: ignore[arg-type]
 
 
 class ProtocolAdapter:
@@ -306,8 +290,10 @@ class ProtocolAdapter:
         reply = {"position": self.api.format_position(state)}
         if "public" in self.features:
             reply["public"] = self.api.format_position(state, public=True)
-        # kept only for a state that cannot change (checked once, when it is first shown)
-        self.shown = (state, dict(reply)) if _immutable(state) else (NOTHING_SHOWN, {})
+        # kept only for a state that cannot change: the reference's own GameState, a frozen
+        # dataclass of tuples all the way down (tests/test_adapter_positions.py walks one);
+        # another engine's state (a subclass too) could change in place under a refused probe
+        self.shown = (state, dict(reply)) if type(state) is GameState else (NOTHING_SHOWN, {})
         return reply
 
     def legal(self, request: Message) -> Message:
