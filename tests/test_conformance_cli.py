@@ -148,6 +148,7 @@ def test_bad_usage_and_unusable_engines_have_their_exit_codes(args: list[str], c
     assert dekal("conformance", "run", *args)[0] == code
 
 
+@pytest.mark.deep  # docs/validate.md runs the same command and compares its whole report
 def test_suite_v1_runs_every_frozen_v1_case_and_the_reference_passes_them() -> None:
     code, out = dekal("conformance", "run", "--engine", "ref", "--suite", "v1", "--json")
     report = json.loads(out)

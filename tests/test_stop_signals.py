@@ -8,6 +8,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostile import BOUND, DEKAL, FIRST_REVEAL_6
@@ -49,67 +50,44 @@ def still_alive(pids: set[int]) -> set[int]:
     return alive
 
 
-@pytest.mark.parametrize(
-    ("sent", "code", "said"),
-    [
-        (signal.SIGINT, 130, "error: interrupted (Ctrl-C)"),
-        (signal.SIGTERM, 143, "error: terminated (SIGTERM)"),
-    ],
-    ids=["ctrl-c", "sigterm"],
-)
-@pytest.mark.parametrize(
-    ("args", "busy"),
-    [
-        (
-            [
-                "advise",
-                FIRST_REVEAL_6,
-                "--seat",
-                "0",
-                "--samples",
-                "100000",
-                "--bot",
-                "random",
-                "--workers",
-                "2",
-            ],
-            2,
-        ),
-        (
-            [
-                "play",
-                "--players",
-                "6",
-                "--bots",
-                "ismcts:iterations=100000",
-                "--seat",
-                "5",
-                "--json",
-            ],
-            1,
-        ),
-        (["play", "--bots", "greedy"], 0),
-        (
-            [
-                "annotate",
-                "two-players-first-tie",
-                "--samples",
-                "100000",
-                "--bot",
-                "random",
-                "--workers",
-                "2",
-            ],
-            2,
-        ),  # fmt: skip
-    ],
-    ids=[
-        "advise --workers 2",
-        "play while a bot thinks",
-        "play at a prompt",
-        "annotate --workers 2",
-    ],  # fmt: skip
-)
+SIGNALS = [
+    (signal.SIGINT, 130, "error: interrupted (Ctrl-C)", "ctrl-c"),
+    (signal.SIGTERM, 143, "error: terminated (SIGTERM)", "sigterm"),
+]
+"""Each signal a command answers: what it is sent, its exit code, its one line, a name."""
+
+ADVISE = ["advise", FIRST_REVEAL_6, "--seat", "0", "--samples", "100000", "--bot", "random"]
+PLAY_6 = ["play", "--players", "6", "--bots", "ismcts:iterations=100000", "--seat", "5"]
+ANNOTATE = ["annotate", "two-players-first-tie", "--samples", "100000", "--bot", "random"]
+STOPPED_COMMANDS = [
+    # (command, how many processes are busy in the work when the signal comes, a name)
+    ([*ADVISE, "--workers", "2"], 2, "advise --workers 2"),
+    ([*PLAY_6, "--json"], 1, "play while a bot thinks"),
+    (["play", "--bots", "greedy"], 0, "play at a prompt"),
+    ([*ANNOTATE, "--workers", "2"], 2, "annotate --workers 2"),
+]
+
+
+def stop_cases() -> list[Any]:
+    """Every command under every signal. Under the default profile SIGTERM goes only to the
+    commands without a cluster: its path through dekal.cli.stopping is Ctrl-C's (one table,
+    STOPPED), and a cluster's closing on a stop is checked by the Ctrl-C cases."""
+    return [
+        pytest.param(
+            args,
+            busy,
+            sent,
+            code,
+            said,
+            id=f"{name}-{signal_name}",
+            marks=[pytest.mark.deep] if sent == signal.SIGTERM and "--workers" in args else [],
+        )  # fmt: skip
+        for args, busy, name in STOPPED_COMMANDS
+        for sent, code, said, signal_name in SIGNALS
+    ]
+
+
+@pytest.mark.parametrize(("args", "busy", "sent", "code", "said"), stop_cases())
 def test_a_stopped_command_exits_in_one_line_and_leaves_no_process(
     args: list[str], busy: int, sent: signal.Signals, code: int, said: str, tmp_path: Path
 ) -> None:
