@@ -222,6 +222,11 @@ def test_an_engine_that_breaks_the_handshake_is_unusable() -> None:
         dekal("conformance", "run", "--engine", faulty("protocol-2"), "--filter", "score-0001")[0]
         == 3
     )
+
+
+@pytest.mark.deep  # waits the whole STARTUP_TIMEOUT (15 s); tests/test_hostile_engines.py
+# checks the silent engine in process with the limit at 0.5 s, and the case above exit 3
+def test_an_engine_silent_at_hello_is_unusable() -> None:
     assert (
         dekal(
             "conformance",
