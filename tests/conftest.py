@@ -64,6 +64,14 @@ def _deep(config: pytest.Config) -> bool:
     return bool(config.getoption("hypothesis_profile", None) == "deep")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject.toml): one worker more than this process may use cores. About a
+    tenth of the suite's time is spent waiting, not computing (engines' and schedulers'
+    timeouts, processes starting, a silent listener): the extra worker computes meanwhile.
+    Measured on 2 idle cores, the same tree: 2 workers 324 s, 3 workers 296 s."""
+    return len(os.sched_getaffinity(0)) + 1
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deep tests are skipped outside the deep profile; under it every property is made
     DEEP_FACTOR times stronger."""
