@@ -17,6 +17,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from test_advise import deciding_seat as deciding_seat  # re-exported: one definition
 from typer.testing import CliRunner, Result
 
 from dekal.cli.app import app
@@ -90,13 +91,6 @@ def random_game(rules: Rules, seed: int) -> Iterator[GameState]:
         else:
             state = apply(state, rng.choice(legal_actions(state)))
     yield state
-
-
-def deciding_seat(state: GameState) -> int:
-    if state.phase is Phase.REVEAL:
-        return state.picks.index(None)
-    assert state.to_act is not None
-    return state.to_act
 
 
 rules_strategy = st.builds(
