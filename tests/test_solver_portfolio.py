@@ -91,6 +91,7 @@ def test_the_portfolio_proves_the_optimum_each_method_proves() -> None:
         assert (alone.points, alone.remaining) == (answer.points, answer.remaining)
 
 
+@pytest.mark.deep  # each race test below also finds no child left after its answer
 @needs_fork
 def test_no_child_outlives_the_answer() -> None:
     portfolio.minimum(raced(), timeout=60)
