@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
+from dekal.conformance.process_group import process_table
+
 STOPPED = {
     signal.SIGINT: ("interrupted (Ctrl-C)", 128 + signal.SIGINT),  # EXIT_INTERRUPTED, 130
     signal.SIGTERM: ("terminated (SIGTERM)", 128 + signal.SIGTERM),
@@ -132,18 +134,7 @@ def kill_descendants(root: int) -> None:
 
 def descendants(root: int) -> set[int]:
     """Every process below `root`, from /proc's parent links (none where /proc is absent)."""
-    parents: dict[int, int] = {}
-    with contextlib.suppress(OSError):
-        for name in os.listdir("/proc"):
-            if not name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{name}/stat", "rb") as stat:
-                    fields = stat.read().rpartition(b")")[2].split()
-            except OSError:
-                continue
-            if len(fields) > 1:  # after the command's closing parenthesis: state, parent id
-                parents[int(name)] = int(fields[1])
+    parents = {pid: parent for pid, (_, parent, _) in process_table().items()}
     found: set[int] = set()
     frontier = {root}
     while frontier:

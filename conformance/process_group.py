@@ -34,28 +34,38 @@ def exit_status(process: subprocess.Popen[bytes]) -> int | None:
     return found.si_status if found.si_code == os.CLD_EXITED else -found.si_status
 
 
+def process_table() -> dict[int, tuple[bytes, int, int]]:
+    """Every process /proc shows: pid -> (state, parent id, process group id); empty where
+    there is no /proc. A process that ends while it is read is left out."""
+    table: dict[int, tuple[bytes, int, int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return table
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        # after the command's closing parenthesis: state, parent id, process group id
+        if len(fields) > 2:
+            table[int(name)] = (fields[0], int(fields[1]), int(fields[2]))
+    return table
+
+
 def group_alive(group: int) -> bool:
     """Does any process of this group still run? Zombies (dead, not yet reaped by whoever
     inherited them) do not count."""
-    proc = "/proc"
-    if not os.path.isdir(proc):
+    if not os.path.isdir("/proc"):
         try:
             os.killpg(group, 0)
         except (ProcessLookupError, PermissionError):
             return False
         return True
-    for name in os.listdir(proc):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"{proc}/{name}/stat", "rb") as stat:
-                fields = stat.read().rpartition(b")")[2].split()
-        except OSError:
-            continue
-        # after the command's closing parenthesis: state, parent id, process group id
-        if len(fields) > 2 and fields[2] == str(group).encode() and fields[0] != b"Z":
-            return True
-    return False
+    return any(pgrp == group and state != b"Z" for state, _, pgrp in process_table().values())
 
 
 def pauses(longest: float = 0.02) -> Iterator[float]:
