@@ -52,7 +52,7 @@ def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
     import test_conformance_blame
     from misreadings import MISREADINGS
 
-    from dekal.conformance.client import InProcessEngine, SubprocessEngine
+    from dekal.conformance.client import DirectEngine, SubprocessEngine
 
     found: list[tuple[str, str, Any]] = []
     for misread in MISREADINGS:
@@ -61,7 +61,7 @@ def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
         found.append((name, misread.rule, lambda c=command: SubprocessEngine(c, timeout=seconds)))
     for title, (factory, rule) in test_conformance_blame.FAULTS.items():
         found.append(
-            (f"{rule}-{title}", rule, lambda f=factory, t=title: InProcessEngine(f, t, seconds))
+            (f"{rule}-{title}", rule, lambda f=factory, t=title: DirectEngine(f, t, seconds))
         )
     return [f for f in found if not words or any(w in f[0] for w in words)]
 

@@ -101,7 +101,7 @@ def judge_suite(job: dict[str, Any]) -> dict[str, Any]:
     Stops at the first case that does not pass (the mutant is killed). With `coverage`, also
     returns the executed lines of the engine's rule modules.
     """
-    from dekal.conformance.client import InProcessEngine
+    from dekal.conformance.client import DirectEngine
     from dekal.conformance.runner import run_case
 
     cases = load_suite(Path(job["suite_dir"]))
@@ -132,7 +132,9 @@ def judge_suite(job: dict[str, Any]) -> dict[str, Any]:
     started = time.monotonic()
     verdict: dict[str, Any] = {"status": "survived", "cases": len(cases)}
     try:
-        engine = InProcessEngine(factory, f"dekal-{job['engine']}", job["case_timeout"])
+        # in this thread (a mutant runs Python code only, so its deadline holds), and the
+        # process has its wall limit besides (run_worker)
+        engine = DirectEngine(factory, f"dekal-{job['engine']}", job["case_timeout"])
     except Exception as error:  # noqa: BLE001 - a mutant that cannot start is killed
         verdict = {"status": "killed", "case": "(start)", "detail": short(str(error), 200)}
     else:

@@ -8,11 +8,12 @@ marks the case errored, calls `restart()` and goes on.
 This module gathers the pieces under one name: what a driven engine is and how replies and
 the handshake are checked (engine_link), the subprocess driver (subprocess_engine) and its
 process-group handling (process_group), the in-process driver and the loading of a Python
-factory (inprocess_engine).
+factory (inprocess_engine), and our own engines driven in the caller's thread (direct_engine).
 """
 
 from __future__ import annotations
 
+from dekal.conformance.direct_engine import DirectEngine, bundled_engine
 from dekal.conformance.engine_link import (
     DEFAULT_TIMEOUT,
     STARTUP_TIMEOUT,
@@ -28,7 +29,6 @@ from dekal.conformance.inprocess_engine import (
     STOP_GRACE,
     Handler,
     InProcessEngine,
-    bundled_engine,
     import_within,
     interrupt_thread,
     load_factory,
@@ -53,7 +53,8 @@ from dekal.conformance.subprocess_engine import (
 __all__ = [
     "DEFAULT_TIMEOUT", "HUNG_WORKERS_LIMIT", "MAX_REPLY_BYTES", "POLL", "QUIT_GRACE",
     "STARTUP_TIMEOUT", "STDERR_LINE_CHARS", "STDERR_TAIL_BYTES", "STOP_GRACE", "TERM_GRACE",
-    "Engine", "EngineError", "EngineUnusable", "Handler", "InProcessEngine", "SubprocessEngine",
+    "DirectEngine", "Engine", "EngineError", "EngineUnusable", "Handler", "InProcessEngine",
+    "SubprocessEngine",
     "bundled_engine", "check_reply", "exit_status", "group_alive", "handshake",
     "hello_problem", "import_within", "interrupt_thread", "load_factory", "pauses",
     "shown_line", "stop_group",

@@ -1,8 +1,8 @@
 """A Python engine judged in-process: a game API like dekal_ref's, or an object with
 `handle(request) -> reply`, called in a worker thread with a deadline (spec/protocol.md).
 
-`load_factory("MODULE:FACTORY")` finds a user's engine (--python); `bundled_engine("ref")`
-is one of ours.
+`load_factory("MODULE:FACTORY")` finds a user's engine (--python). Our own engines are
+driven without the worker thread (dekal.conformance.direct_engine.bundled_engine).
 """
 
 from __future__ import annotations
@@ -230,10 +230,3 @@ def load_factory(spec: str) -> Callable[[], Any]:
     if not callable(factory):
         raise ValueError(f"{module_name} has no callable {attribute!r}")
     return factory  # type: ignore[no-any-return]
-
-
-def bundled_engine(name: str, timeout: float = DEFAULT_TIMEOUT) -> InProcessEngine:
-    """One of our own engines, `ref` or `fast`, judged in-process."""
-    from dekal.conformance.serve import bundled_adapter
-
-    return InProcessEngine(lambda: bundled_adapter(name), f"dekal-{name}", timeout)

@@ -8,7 +8,7 @@ import pytest
 from misreadings import MISREADINGS, Misreading
 
 import dekal_ref
-from dekal.conformance.client import InProcessEngine
+from dekal.conformance.client import DirectEngine
 from dekal.conformance.runner import Run, run_suite
 from dekal.conformance.vectors import load_cases
 
@@ -21,8 +21,9 @@ def run_reference(first: str | None = None) -> Run:
     The cases of rule `first` run first: the order of the cases cannot change whether one
     fails, only how soon a misreading of that rule is seen."""
     cases = sorted(CASES, key=lambda case: first not in case["rules"])  # stable: the rest after
-    # 5 s a case: a misreading can make perft or a game far longer (a hang is a failure too)
-    engine = InProcessEngine(lambda: dekal_ref, "misread-ref", timeout=5)
+    # 5 s a request: a misreading can make perft or a game far longer (a hang is a failure
+    # too); in this thread, as our bundled engines are driven (a misreading is Python code)
+    engine = DirectEngine(lambda: dekal_ref, "misread-ref", timeout=5)
     try:
         return run_suite(engine, cases, timeout=5, fail_fast=True)
     finally:
