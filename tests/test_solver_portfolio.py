@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner, Result
 
+from dekal.cli.app import app
 from dekal.cli.common import EXIT_UNPROVED
 from dekal.proofs import portfolio, search, z3_solve
 from dekal.proofs.limits import Deadline
@@ -77,6 +79,12 @@ def endless_search(puzzle: Puzzle, *, deadline: Deadline, **_: Any) -> Any:
     while not deadline.expired():
         time.sleep(0.01)
     return REAL_SEARCH(puzzle, deadline=Deadline(0))
+
+
+def solve(*args: str) -> Result:
+    """`dekal solve` in this process (typer's runner): its child is forked from here, and the
+    process itself is test_ctrl_c_stops_both_methods_and_reaps_the_child's subject."""
+    return CliRunner().invoke(app, ["solve", *args])
 
 
 def endless_z3(*_: Any, **__: Any) -> Any:
@@ -189,14 +197,8 @@ def test_a_beam_witness_that_meets_the_lower_bound_is_not_raced() -> None:
 
 
 def test_solve_defaults_to_the_portfolio_and_names_the_winner() -> None:
-    result = subprocess.run(
-        [DEKAL, "solve", *RACED, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    result = solve(*RACED, "--json")
+    assert result.exit_code == 0, result.stderr
     payload = json.loads(result.stdout)
     assert payload["via"] == "portfolio" and payload["proved_optimal"] is True
     assert payload["race"].startswith(f"{payload['method']} proved it first")
@@ -204,27 +206,15 @@ def test_solve_defaults_to_the_portfolio_and_names_the_winner() -> None:
 
 
 def test_the_text_answer_says_which_method_proved_it() -> None:
-    result = subprocess.run(
-        [DEKAL, "solve", *RACED],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = solve(*RACED)
     last = result.stdout.strip().splitlines()[-1]
     assert "(portfolio: " in last and "proved it first" in last and "score 2 with 1" in last
 
 
 @needs_fork
 def test_out_of_time_the_portfolio_exits_4_with_its_best_witness() -> None:
-    result = subprocess.run(
-        [DEKAL, "solve", *HARD, "--timeout", "1", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == EXIT_UNPROVED
+    result = solve(*HARD, "--timeout", "1", "--json")
+    assert result.exit_code == EXIT_UNPROVED
     payload = json.loads(result.stdout)
     assert payload["proved_optimal"] is False and len(payload["moves"]) == 7
 
