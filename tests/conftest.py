@@ -27,6 +27,8 @@ import importlib.util
 import json
 import os
 import resource
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -230,12 +232,51 @@ def _compile_the_kernel() -> bool:
     return True
 
 
+KERNEL_ONCE = "numba-kernel-compiled"
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _kernel_compiled_once(computed_once: Callable[[str, Callable[[], bool]], bool]) -> None:
     """On a cold numba cache (a fresh clone, a changed kernel source) every process that
-    uses the kernel before its cache is written compiles it again: both xdist workers, and
-    each `dekal` a test starts meanwhile. So under xdist the first worker compiles it here,
-    before its first test, while the other waits; every later process loads the cache (on a
-    warm cache this costs one worker about 1.5 s)."""
+    uses the kernel before its cache is written compiles it again: each xdist worker, and
+    each `dekal` a test starts meanwhile. So under xdist it is compiled once, before any
+    test: by the process the controller starts for it (below), or by the first worker to
+    get there; every later process loads the cache (warm, this costs about 1.5 s once)."""
     if os.environ.get("PYTEST_XDIST_WORKER") and importlib.util.find_spec("numba") is not None:
-        computed_once("numba-kernel-compiled", _compile_the_kernel)
+        computed_once(KERNEL_ONCE, _compile_the_kernel)
+
+
+_COMPILER = pytest.StashKey["subprocess.Popen[bytes]"]()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own configure has set up the temporary tree
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist the controller starts the kernel's compilation in a process of its own
+    before the workers start: it takes the lock of `_kernel_compiled_once` and compiles
+    (about 20 s of CPU when cold) while the workers start and collect (about 9 s each),
+    instead of after, with the workers waiting."""
+    workers = getattr(config.option, "numprocesses", None)
+    if os.environ.get("PYTEST_XDIST_WORKER") or not workers:
+        return
+    if importlib.util.find_spec("numba") is None:
+        return
+    shared = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
+    script = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import conftest;"
+        f" conftest._once(Path(sys.argv[2]), {KERNEL_ONCE!r}, conftest._compile_the_kernel)"
+    )
+    tests = str(Path(__file__).resolve().parent)
+    config.stash[_COMPILER] = subprocess.Popen(
+        [sys.executable, "-c", script, tests, str(shared)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,  # a failure shows anyway: the first worker compiles again
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The compiling process is reaped, whether or not the run waited for it."""
+    compiler = config.stash.get(_COMPILER, None)
+    if compiler is not None:
+        if compiler.poll() is None:
+            compiler.kill()
+        compiler.wait()
