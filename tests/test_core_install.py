@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from test_solver_bounds import SMALL
+from typer.testing import CliRunner
 
+from dekal.cli.app import app
 from dekal.extras import EXTRA_OF_MODULE, MissingExtra, needed
 from dekal.proofs import search
 from dekal.proofs.puzzle import Puzzle, make_puzzle
@@ -60,10 +62,6 @@ def dekal_without(
 
 def core(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return dekal_without(CORE, *args, stdin=stdin, cwd=cwd)
-
-
-def dekal_everything(*args: str) -> subprocess.CompletedProcess[str]:
-    return dekal_without((), *args)
 
 
 # --- what the core install runs -----------------------------------------------------------
@@ -115,7 +113,7 @@ def test_without_numba_advise_plays_out_the_same_worlds() -> None:
     asked = ("advise", position, "--seat", "1", "--samples", "40", "--json")
     without = core(*asked)
     assert without.returncode == 0, without.stderr
-    assert without.stdout == dekal_everything(*asked).stdout
+    assert without.stdout == CliRunner().invoke(app, list(asked)).stdout  # everything: here
 
 
 def test_without_numba_a_search_bot_plays_at_the_table(tmp_path: Path) -> None:
