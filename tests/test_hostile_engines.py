@@ -284,12 +284,29 @@ def test_a_stopped_run_exits_in_one_line_and_closes_the_engine(
     ],
 )
 def test_a_python_engine_failing_at_import_is_one_line_and_exit_3(
-    source: str, said: str, tmp_path: Path
+    source: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """In this process (the test below runs one in a process of its own): the user's folder
+    joins sys.path and their module sys.modules, both put back afterwards."""
     (tmp_path / "broken.py").write_text(source, "utf-8")
-    result = dekal("conformance", "run", "--python", "broken:make", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    try:
+        result = dekal_here("conformance", "run", "--python", "broken:make")
+    finally:
+        sys.modules.pop("broken", None)
     assert result.returncode == 3
     assert said in one_line_error(result.stderr)
+
+
+def test_a_python_engine_exiting_at_import_does_not_end_the_dekal_process(
+    tmp_path: Path,
+) -> None:
+    """sys.exit() in the user's module, in a real `dekal` process: one line, exit 3."""
+    (tmp_path / "broken.py").write_text("import sys\nsys.exit(4)\n", "utf-8")
+    result = dekal("conformance", "run", "--python", "broken:make", cwd=tmp_path)
+    assert result.returncode == 3
+    assert "importing broken raised SystemExit: 4" in one_line_error(result.stderr)
 
 
 def test_load_factory_names_the_module_it_could_not_import(
