@@ -197,9 +197,8 @@ def test_another_seed_plays_other_games() -> None:
     assert simulate(*RUN)["seats"] != simulate(*other)["seats"]
 
 
-def test_a_local_cluster_of_two_workers_prints_the_single_process_bytes() -> None:
-    alone = dekal("simulate", *RUN, "--json").stdout
-    assert dekal("simulate", *RUN, "--json", "--workers", "2").stdout == alone
+# The same bytes from other processes: tests/test_simulate_cluster.py runs the page's
+# simulate on a Dask cluster of two workers (with the other commands that share their work).
 
 
 @pytest.mark.parametrize(
