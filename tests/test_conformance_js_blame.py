@@ -3,7 +3,7 @@ written from the spec alone, with one deliberately broken build per bug (`--bug 
 described in bugs.js as "RULE: what goes wrong"). The whole suite runs on the build; every
 failing case must be blamed on a rule its description names.
 
-Three builds here and a fourth under the deep profile (the whole suite takes seconds each);
+Two builds here and two more under the deep profile (the whole suite takes seconds each);
 all fourteen were measured when the blame table was written (every failure of every build
 on its own rule; see docs/validate.md).
 Skipped when `node` is not on PATH.
