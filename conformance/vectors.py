@@ -10,6 +10,7 @@ checked on load: an edited or truncated vector file is reported, never run.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
@@ -54,10 +55,18 @@ def load_cases(version: str = SUITE_VERSION) -> list[Case]:
         if hashlib.sha256(data).hexdigest() != entry["sha256"]:
             raise SuiteError(f"{name} does not match the manifest's hash: the suite was altered")
         try:
-            cases.extend(case for _, case in case_lines(data.decode("utf-8"), name))
+            cases.extend(_file_cases(name, data))
         except (UnicodeDecodeError, NotationError) as error:
             raise SuiteError(f"{name} cannot be read: {error}") from None
     return cases
+
+
+@functools.lru_cache(maxsize=16)
+def _file_cases(name: str, data: bytes) -> tuple[Case, ...]:
+    """The cases of one case file, parsed once per process for the same bytes (whose hash
+    load_cases checks on every call): an in-process caller running the suite again (a test,
+    a notebook) does not parse 4,000 lines again. The cases are shared: read, never changed."""
+    return tuple(case for _, case in case_lines(data.decode("utf-8"), name))
 
 
 def case_lines(text: str, name: str) -> Iterator[tuple[int, Any]]:

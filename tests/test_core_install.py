@@ -8,6 +8,7 @@ A real fresh install is measured by the `deep` test at the end.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -18,7 +19,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from test_solver_bounds import SMALL
+from typer.testing import CliRunner
 
+from dekal.cli.app import app
 from dekal.extras import EXTRA_OF_MODULE, MissingExtra, needed
 from dekal.proofs import search
 from dekal.proofs.puzzle import Puzzle, make_puzzle
@@ -26,7 +29,7 @@ from dekal_ref.notation import parse_grid
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BLOCKER = """
+BLOCKING = """
 import importlib.abc, sys
 BLOCKED = set(sys.argv[1].split(","))
 class NotInstalled(importlib.abc.MetaPathFinder):
@@ -35,10 +38,30 @@ class NotInstalled(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return None
 sys.meta_path.insert(0, NotInstalled())
+"""
+BLOCKER = (
+    BLOCKING
+    + """
 sys.argv = ["dekal", *sys.argv[2:]]
 from dekal.cli.app import main
 main()
 """
+)
+BATCH = (
+    BLOCKING
+    + """
+import json
+from typer.testing import CliRunner
+from dekal.cli.app import app
+answers = []
+for args in json.loads(sys.stdin.read()):
+    result = CliRunner().invoke(app, args)
+    escaped = result.exception is not None and not isinstance(result.exception, SystemExit)
+    escaped = repr(result.exception) if escaped else None
+    answers.append([result.exit_code, result.stdout, result.stderr, escaped])
+print(json.dumps(answers))
+"""
+)
 
 CORE = tuple(EXTRA_OF_MODULE)
 """Every optional library: what the core install lacks."""
@@ -62,8 +85,39 @@ def core(*args: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedP
     return dekal_without(CORE, *args, stdin=stdin, cwd=cwd)
 
 
-def dekal_everything(*args: str) -> subprocess.CompletedProcess[str]:
-    return dekal_without((), *args)
+QUICK = (
+    ("score", "5T32/1444/9999/TT11", "--json"),
+    ("push", "5T32/1.44/9999/TT11", "L", "7", "--json"),
+    ("simulate", "--games", "10"),
+    ("simulate", "--games", "100"),
+    ("simulate", "--games", "10", "--json"),
+)
+"""Commands that answer, or refuse for a missing extra, at once: a child's start-up was each
+one's whole cost, so one core child runs them all (core_quick)."""
+
+
+@functools.cache
+def _quick_answers() -> dict[tuple[str, ...], subprocess.CompletedProcess[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", BATCH, ",".join(CORE)],
+        input=json.dumps(QUICK),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        check=True,
+    )
+    answers = {}
+    for args, (code, stdout, stderr, escaped) in zip(QUICK, json.loads(done.stdout), strict=True):
+        assert escaped is None, (args, escaped)  # a traceback, had it been a process of its own
+        answers[args] = subprocess.CompletedProcess(args, code, stdout, stderr)
+    return answers
+
+
+def core_quick(*args: str) -> subprocess.CompletedProcess[str]:
+    """`dekal ARGS` (one of QUICK) as the core install answers it, in CliRunner in a child
+    where no optional library can be imported."""
+    return _quick_answers()[args]
 
 
 # --- what the core install runs -----------------------------------------------------------
@@ -78,8 +132,8 @@ def test_the_core_install_runs_the_conformance_suite() -> None:
 
 
 def test_the_core_install_scores_and_pushes() -> None:
-    scored = core("score", "5T32/1444/9999/TT11", "--json")
-    pushed = core("push", "5T32/1.44/9999/TT11", "L", "7", "--json")
+    scored = core_quick("score", "5T32/1444/9999/TT11", "--json")
+    pushed = core_quick("push", "5T32/1.44/9999/TT11", "L", "7", "--json")
     assert json.loads(scored.stdout)["score"] == 21
     assert json.loads(pushed.stdout) == {"grid": "5T32/7144/9999/TT11"}
 
@@ -115,7 +169,7 @@ def test_without_numba_advise_plays_out_the_same_worlds() -> None:
     asked = ("advise", position, "--seat", "1", "--samples", "40", "--json")
     without = core(*asked)
     assert without.returncode == 0, without.stderr
-    assert without.stdout == dekal_everything(*asked).stdout
+    assert without.stdout == CliRunner().invoke(app, list(asked)).stdout  # everything: here
 
 
 def test_without_numba_a_search_bot_plays_at_the_table(tmp_path: Path) -> None:
@@ -158,7 +212,7 @@ def test_without_numpy_reach_finds_the_grid_the_best_line_ends_on(puzzle: Puzzle
 
 
 def test_simulate_without_numpy_names_the_fast_extra_in_one_line() -> None:
-    done = core("simulate", "--games", "10")
+    done = core_quick("simulate", "--games", "10")
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1
@@ -169,12 +223,12 @@ def test_simulate_without_numpy_names_the_fast_extra_in_one_line() -> None:
 def test_the_readme_s_missing_extra_example_is_what_the_core_prints() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("```text\n$ dekal simulate --games 100\n", 1)[1].split("```", 1)[0]
-    done = core("simulate", "--games", "100")
+    done = core_quick("simulate", "--games", "100")
     assert (done.returncode, done.stderr) == (2, block)
 
 
 def test_under_json_a_missing_extra_is_one_error_object() -> None:
-    done = core("simulate", "--games", "10", "--json")
+    done = core_quick("simulate", "--games", "10", "--json")
     assert done.returncode == 2
     error = json.loads(done.stdout)["error"]
     assert error["kind"] == "missing_extra"

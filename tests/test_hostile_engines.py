@@ -22,7 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from dekal.cli.app import app
 from dekal.conformance import engine_link, inprocess_engine
 from dekal.conformance.client import (
     STDERR_LINE_CHARS,
@@ -38,6 +40,9 @@ from dekal.conformance.serve import bundled_adapter
 ENGINES = Path(__file__).resolve().parent / "engines"
 DEKAL = str(Path(sys.executable).parent / "dekal")
 BOUND = 120  # seconds: far above what any of these runs needs, only to fail instead of hang
+
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+# a traceback in a thread an in-process command started is a traceback too
 
 
 def living(marker: str) -> list[int]:
@@ -89,9 +94,23 @@ def engine(name: str, marker: str) -> str:
 
 
 def dekal(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`dekal ARGS` in a process of its own: for what is about that process (a user's module
+    imported into it, its memory, its signals)."""
     return subprocess.run(
         [DEKAL, *args], capture_output=True, text=True, timeout=BOUND, cwd=cwd, check=False
     )
+
+
+def dekal_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """`dekal ARGS` in this process (CliRunner), for what is about the engine it drives (a
+    process of its own either way): a process's start-up is most of such a run's CPU. An
+    exception that escapes the command fails the test; one in a thread it started too
+    (pytestmark below)."""
+    result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
 
 
 def one_line_error(stderr: str) -> str:
@@ -105,7 +124,7 @@ def one_line_error(stderr: str) -> str:
 
 
 def test_an_engine_dying_at_start_is_unusable_and_its_stderr_says_why(marker: str) -> None:
-    result = dekal("conformance", "run", "--engine", engine("crash_at_start", marker))
+    result = dekal_here("conformance", "run", "--engine", engine("crash_at_start", marker))
     assert result.returncode == 3
     line = one_line_error(result.stderr)
     assert "exited (status 1)" in line
@@ -114,7 +133,7 @@ def test_an_engine_dying_at_start_is_unusable_and_its_stderr_says_why(marker: st
 
 
 def test_an_engine_leaving_at_hello_is_unusable(marker: str) -> None:
-    result = dekal("conformance", "run", "--engine", engine("exit_at_hello", marker))
+    result = dekal_here("conformance", "run", "--engine", engine("exit_at_hello", marker))
     assert result.returncode == 3
     assert "no answer to hello: the engine exited (status 0)" in one_line_error(result.stderr)
     assert none_left(marker)
@@ -131,7 +150,7 @@ def test_an_engine_silent_at_hello_waits_only_the_startup_limit(
 
 
 def test_a_command_that_does_not_run_is_unusable() -> None:
-    result = dekal("conformance", "run", "--engine", "/nonexistent/engine --fast")
+    result = dekal_here("conformance", "run", "--engine", "/nonexistent/engine --fast")
     assert result.returncode == 3
     assert "cannot start" in one_line_error(result.stderr)
 
@@ -152,7 +171,7 @@ def test_a_command_that_does_not_run_is_unusable() -> None:
 def test_a_broken_engine_errs_each_case_and_leaves_nothing_behind(
     name: str, message: str, marker: str
 ) -> None:
-    result = dekal(
+    result = dekal_here(
         "conformance",
         "run",
         "--engine",
@@ -169,7 +188,9 @@ def test_a_broken_engine_errs_each_case_and_leaves_nothing_behind(
 
 
 def test_fuzzing_an_engine_that_forks_and_exits_ends_cleanly(marker: str) -> None:
-    result = dekal("conformance", "fuzz", "--engine", engine("fork_linger", marker), "--games", "1")
+    result = dekal_here(
+        "conformance", "fuzz", "--engine", engine("fork_linger", marker), "--games", "1"
+    )
     assert result.returncode == 1
     assert "divergence" in result.stdout
     assert "Traceback" not in result.stderr and "closed file" not in result.stderr
@@ -263,12 +284,29 @@ def test_a_stopped_run_exits_in_one_line_and_closes_the_engine(
     ],
 )
 def test_a_python_engine_failing_at_import_is_one_line_and_exit_3(
-    source: str, said: str, tmp_path: Path
+    source: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """In this process (the test below runs one in a process of its own): the user's folder
+    joins sys.path and their module sys.modules, both put back afterwards."""
     (tmp_path / "broken.py").write_text(source, "utf-8")
-    result = dekal("conformance", "run", "--python", "broken:make", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    try:
+        result = dekal_here("conformance", "run", "--python", "broken:make")
+    finally:
+        sys.modules.pop("broken", None)
     assert result.returncode == 3
     assert said in one_line_error(result.stderr)
+
+
+def test_a_python_engine_exiting_at_import_does_not_end_the_dekal_process(
+    tmp_path: Path,
+) -> None:
+    """sys.exit() in the user's module, in a real `dekal` process: one line, exit 3."""
+    (tmp_path / "broken.py").write_text("import sys\nsys.exit(4)\n", "utf-8")
+    result = dekal("conformance", "run", "--python", "broken:make", cwd=tmp_path)
+    assert result.returncode == 3
+    assert "importing broken raised SystemExit: 4" in one_line_error(result.stderr)
 
 
 def test_load_factory_names_the_module_it_could_not_import(

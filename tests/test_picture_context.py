@@ -18,7 +18,6 @@ from dekal_ref.svg import step_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 runner = CliRunner()
-PUZZLES = load_puzzles()
 
 
 def puzzle_root(number: int, tmp_path: Path) -> ET.Element:
@@ -41,7 +40,7 @@ def legend_marks(root: ET.Element) -> set[str]:
 
 
 def test_a_puzzle_svg_draws_its_incoming_cards_in_order(tmp_path: Path) -> None:
-    rated = next(r for r in PUZZLES if r.puzzle.incoming)
+    rated = next(r for r in load_puzzles() if r.puzzle.incoming)
     root = puzzle_root(rated.number, tmp_path)
     drawn = sorted(
         (int(g.get("data-order", 0)), int(g.get("data-value", 0)))
@@ -52,7 +51,7 @@ def test_a_puzzle_svg_draws_its_incoming_cards_in_order(tmp_path: Path) -> None:
 
 
 def test_a_puzzle_svg_states_the_target_the_best_play_reaches(tmp_path: Path) -> None:
-    rated = PUZZLES[6]
+    rated = load_puzzles()[6]
     root = puzzle_root(rated.number, tmp_path)
     (target,) = [t for t in root.iter(f"{SVG}text") if t.get("class") == "target"]
     assert f"{rated.best.points} points" in (target.text or "")
@@ -60,7 +59,7 @@ def test_a_puzzle_svg_states_the_target_the_best_play_reaches(tmp_path: Path) ->
 
 
 def test_a_solo_puzzle_svg_says_the_revealed_cards_come_back(tmp_path: Path) -> None:
-    rated = next(r for r in PUZZLES if r.puzzle.incoming is None)
+    rated = next(r for r in load_puzzles() if r.puzzle.incoming is None)
     root = puzzle_root(rated.number, tmp_path)
     assert any(text.startswith("solo: each revealed card comes straight back") for text in
                texts(root))  # fmt: skip

@@ -61,6 +61,8 @@ class BruteForce:
         self.grid = parse_grid(entry["grid"], allow_hole=False)
         self.down = frozenset(parse_cell(name) for name in entry["face_down"].split(","))
         self.memo: dict[tuple[int, int, Grid, frozenset[int]], tuple[int, int]] = {}
+        # many leaves share a grid (only their face-down cells differ): each scored once
+        self.scores: dict[Grid, tuple[int, int]] = {}
 
     def steps(self, down: frozenset[int]) -> list[Step]:
         return [
@@ -78,7 +80,7 @@ class BruteForce:
         holed = grid[:cell] + (HOLE,) + grid[cell + 1 :]
         faces = apply_chain(
             [c in down and c != cell for c in range(16)],
-            push_chain(cell, push, self.variant),
+            chain_of(cell, written, self.variant),
             False,
         )
         return push_card(holed, push, card, self.variant), frozenset(
@@ -88,8 +90,10 @@ class BruteForce:
     def best(self, depth: int, until: int, grid: Grid, down: frozenset[int]) -> tuple[int, int]:
         """The lowest (points, cards left) of the grid after step `until`, from step `depth`."""
         if depth == until:
-            result = score_grid(grid)
-            return result.points, result.remaining
+            if grid not in self.scores:
+                result = score_grid(grid)
+                self.scores[grid] = result.points, result.remaining
+            return self.scores[grid]
         key = (depth, until, grid, down)
         if key not in self.memo:
             self.memo[key] = min(
@@ -100,6 +104,12 @@ class BruteForce:
 
     def after_first(self, step: Step, until: int) -> tuple[int, int]:
         return self.best(1, until, *self.play(0, self.grid, self.down, step))
+
+
+@cache
+def chain_of(cell: int, written: str, variant: str) -> tuple[int, ...]:
+    """dekal_ref's chain of a push, asked once per hole and push (it depends on nothing else)."""
+    return tuple(push_chain(cell, parse_push(written), variant))
 
 
 def _move(step: Step) -> str:

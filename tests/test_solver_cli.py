@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
+from test_proofs import prove_everything_once
 from typer.testing import CliRunner, Result
 
 from dekal.cli.app import app
@@ -118,10 +121,17 @@ def test_a_grid_with_a_hole_is_refused() -> None:
     assert result.exit_code == 2 and "hole" in result.stderr
 
 
-def test_prove_json_exits_zero_when_everything_is_proved() -> None:
-    result = dekal("prove", "--json")
-    assert result.exit_code == 0, result.output
-    payload = json.loads(result.stdout)
+@pytest.fixture(scope="session")
+def every_verdict(
+    computed_once: Callable[[str, Callable[[], dict[str, Any]]], dict[str, Any]],
+) -> dict[str, Any]:
+    """The one `dekal prove --json` run of the test run (test_proofs reads it too)."""
+    return prove_everything_once(computed_once)
+
+
+def test_prove_json_exits_zero_when_everything_is_proved(every_verdict: dict[str, Any]) -> None:
+    assert every_verdict["code"] == 0, every_verdict["stdout"]
+    payload = json.loads(every_verdict["stdout"])
     assert payload["proved"] is True
     assert all(o["proved"] and o["counterexample"] is None for o in payload["obligations"])
 

@@ -37,6 +37,15 @@ def coming_counts(coming: tuple[int, ...] | None) -> np.ndarray:
     return counts
 
 
+def both_searches(puzzle: Puzzle, first: Move | None = None) -> tuple[Answer, Answer]:
+    """The compiled and the Python search's answers, both warm-started from one beam: each
+    would run that same beam (proofs.beam, pure Python, most of a small search's time)."""
+    warm = search.quick_bound(puzzle, first=first)
+    compiled = search.minimum(puzzle, timeout=120, first=first, warm=warm, compiled=True)
+    python = search.minimum(puzzle, timeout=120, first=first, warm=warm, compiled=False)
+    return compiled, python
+
+
 @settings(max_examples=300)
 @given(
     st.lists(st.integers(1, 10), min_size=16, max_size=16),
@@ -95,8 +104,7 @@ def hard_puzzles(draw: st.DrawFn) -> Puzzle:
 def test_the_compiled_and_python_searches_agree_on_generated_puzzles(puzzle: Puzzle) -> None:
     """Two searches over the same states with different orders, memos and bounds one step
     from the end: the same optimum, every time."""
-    compiled = search.minimum(puzzle, timeout=120, compiled=True)
-    python = search.minimum(puzzle, timeout=120, compiled=False)
+    compiled, python = both_searches(puzzle)
     assert compiled.proved_optimal and python.proved_optimal
     assert key(compiled) == key(python)
 
@@ -115,8 +123,7 @@ def test_the_compiled_and_python_searches_agree_on_the_optimum(
     grid: str, incoming: tuple[int, ...], variant: str
 ) -> None:
     puzzle = make_puzzle(parse_grid(grid), incoming=incoming, variant=variant)
-    compiled = search.minimum(puzzle, timeout=120, compiled=True)
-    python = search.minimum(puzzle, timeout=120, compiled=False)
+    compiled, python = both_searches(puzzle)
     assert compiled.proved_optimal and python.proved_optimal
     assert key(compiled) == key(python)
 
@@ -124,8 +131,7 @@ def test_the_compiled_and_python_searches_agree_on_the_optimum(
 def test_a_solo_puzzle_is_searched_with_the_revealed_card_coming_back() -> None:
     """Solo: each step's incoming card is the card its reveal took out."""
     puzzle = make_puzzle(parse_grid("1221/3443/5665/7817"), turns=4)
-    compiled = search.minimum(puzzle, timeout=120, compiled=True)
-    python = search.minimum(puzzle, timeout=120, compiled=False)
+    compiled, python = both_searches(puzzle)
     assert compiled.proved_optimal and key(compiled) == key(python)
 
 
@@ -145,8 +151,7 @@ def test_a_fixed_first_move_is_kept_and_its_best_outcome_found() -> None:
     """rank asks the best outcome after each first move: the witness starts with that move."""
     puzzle = make_puzzle(parse_grid("8T31/2665/9247/366T"), incoming=(6, 2, 7, 7))
     for move in search.first_moves(puzzle)[:6]:
-        compiled = search.minimum(puzzle, timeout=60, first=move, compiled=True)
-        python = search.minimum(puzzle, timeout=60, first=move, compiled=False)
+        compiled, python = both_searches(puzzle, first=move)
         assert compiled.moves[0] == move
         assert key(compiled) == key(python)
 

@@ -18,9 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner, Result
 
+from dekal.cli.app import app
 from dekal.cli.common import EXIT_UNPROVED
 from dekal.proofs import portfolio, search, z3_solve
+from dekal.proofs.answer import Answer
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Puzzle, make_puzzle
 from dekal.proofs.replay import WitnessError
@@ -28,7 +31,7 @@ from dekal_ref.notation import parse_grid
 
 DEKAL = str(Path(sys.executable).parent / "dekal")
 GRID = "1112/3131/1435/2435"
-RACED = ["8T31/2665/9247/366T", "--incoming", "6,2,7,7"]
+RACED = ["2315/5551/2212/4135", "--incoming", "6,1,1,6"]
 HARD = ["1234/5678/9T12/3456", "--incoming", "7,8,9,T,7,8,9"]
 """The search needs about 6 s to find its 0 (2 cores, idle), Z3 has not proved it in 40 s."""
 REAL_SEARCH = search.minimum
@@ -41,9 +44,10 @@ def small() -> Puzzle:
 
 
 def raced() -> Puzzle:
-    """Four steps, optimum 16 points with 5 cards: the search proves it in a fraction of a
-    second, Z3 in a few seconds, and the beam does not meet the lower bound."""
-    return make_puzzle(parse_grid("8T31/2665/9247/366T"), incoming=(6, 2, 7, 7))
+    """Four steps, optimum 2 points with 1 card: the search proves it in a fraction of a
+    second, Z3 in about 2.5 s (it must refute every play scoring less): the beam finds that
+    witness but does not meet the lower bound, so the optimum needs a proof, and a race."""
+    return make_puzzle(parse_grid(RACED[0]), incoming=(6, 1, 1, 6))
 
 
 def children(pid: int) -> list[int]:
@@ -78,17 +82,40 @@ def endless_search(puzzle: Puzzle, *, deadline: Deadline, **_: Any) -> Any:
     return REAL_SEARCH(puzzle, deadline=Deadline(0))
 
 
+def solve(*args: str) -> Result:
+    """`dekal solve` in this process (typer's runner): its child is forked from here, and the
+    process itself is test_ctrl_c_stops_both_methods_and_reaps_the_child's subject."""
+    return CliRunner().invoke(app, ["solve", *args])
+
+
 def endless_z3(*_: Any, **__: Any) -> Any:
     time.sleep(3600)
 
 
-def test_the_portfolio_proves_the_optimum_each_method_proves() -> None:
+@pytest.fixture(scope="module")
+def z3_won() -> tuple[Answer, float, list[int]]:
+    """One race that only Z3 can win (the search never finishes), run once for the tests
+    that read it: the answer, the race's seconds, and the children left after it."""
+    before = set(children(os.getpid()))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "minimum", endless_search)
+        started = time.perf_counter()
+        answer = portfolio.minimum(raced(), timeout=120)
+        seconds = time.perf_counter() - started
+    return answer, seconds, [child for child in children(os.getpid()) if child not in before]
+
+
+@needs_fork
+def test_the_portfolio_proves_the_optimum_each_method_proves(
+    z3_won: tuple[Answer, float, list[int]],
+) -> None:
     answer = portfolio.minimum(raced(), timeout=60)
     assert answer.proved_optimal and answer.via == "portfolio"
     assert answer.method in ("search", "z3")
-    for method in (search, z3_solve):
-        alone = method.minimum(raced(), timeout=60)
-        assert (alone.points, alone.remaining) == (answer.points, answer.remaining)
+    alone = search.minimum(raced(), timeout=60)
+    by_z3, _, _ = z3_won  # Z3's own proof, from the race only it could win
+    for other in (alone, by_z3):
+        assert (other.points, other.remaining) == (answer.points, answer.remaining)
 
 
 @pytest.mark.deep  # each race test below also finds no child left after its answer
@@ -99,14 +126,14 @@ def test_no_child_outlives_the_answer() -> None:
 
 
 @needs_fork
-def test_when_z3_proves_first_the_search_is_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(search, "minimum", endless_search)
-    started = time.perf_counter()
-    answer = portfolio.minimum(raced(), timeout=120)
+def test_when_z3_proves_first_the_search_is_stopped(
+    z3_won: tuple[Answer, float, list[int]],
+) -> None:
+    answer, seconds, left = z3_won
     assert answer.method == "z3" and answer.proved_optimal
     assert answer.race == "z3 proved it first, search stopped"
-    assert time.perf_counter() - started < 60  # the search was cancelled, not waited for
-    assert new_children() == []
+    assert seconds < 60  # the search was cancelled, not waited for
+    assert left == []
 
 
 @needs_fork
@@ -153,13 +180,13 @@ def test_a_process_that_may_not_fork_runs_the_methods_in_turn(
 ) -> None:
     monkeypatch.setattr(portfolio, "_can_fork_a_child", lambda: False)
     answer = portfolio.minimum(raced(), timeout=60)
-    assert answer.proved_optimal and (answer.points, answer.remaining) == (16, 5)
+    assert answer.proved_optimal and (answer.points, answer.remaining) == (2, 1)
 
 
 def test_the_questions_race_too() -> None:
-    assert portfolio.at_most(raced(), 15, timeout=60) is None  # proved: nothing scores 15
-    found = portfolio.at_most(raced(), 16, timeout=60)
-    assert found is not None and found.points <= 16 and found.via == "portfolio"
+    assert portfolio.at_most(raced(), 1, timeout=60) is None  # proved: nothing scores 1
+    found = portfolio.at_most(raced(), 2, timeout=60)
+    assert found is not None and found.points <= 2 and found.via == "portfolio"
     final = found.outcome.final
     reached = portfolio.reach(raced(), final, timeout=60)
     assert reached is not None and reached.outcome.final == final
@@ -188,42 +215,24 @@ def test_a_beam_witness_that_meets_the_lower_bound_is_not_raced() -> None:
 
 
 def test_solve_defaults_to_the_portfolio_and_names_the_winner() -> None:
-    result = subprocess.run(
-        [DEKAL, "solve", *RACED, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    result = solve(*RACED, "--json")
+    assert result.exit_code == 0, result.stderr
     payload = json.loads(result.stdout)
     assert payload["via"] == "portfolio" and payload["proved_optimal"] is True
     assert payload["race"].startswith(f"{payload['method']} proved it first")
-    assert (payload["score"], payload["remaining"]) == (16, 5)
+    assert (payload["score"], payload["remaining"]) == (2, 1)
 
 
 def test_the_text_answer_says_which_method_proved_it() -> None:
-    result = subprocess.run(
-        [DEKAL, "solve", *RACED],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = solve(*RACED)
     last = result.stdout.strip().splitlines()[-1]
-    assert "(portfolio: " in last and "proved it first" in last and "score 16 with 5" in last
+    assert "(portfolio: " in last and "proved it first" in last and "score 2 with 1" in last
 
 
 @needs_fork
 def test_out_of_time_the_portfolio_exits_4_with_its_best_witness() -> None:
-    result = subprocess.run(
-        [DEKAL, "solve", *HARD, "--timeout", "1", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == EXIT_UNPROVED
+    result = solve(*HARD, "--timeout", "1", "--json")
+    assert result.exit_code == EXIT_UNPROVED
     payload = json.loads(result.stdout)
     assert payload["proved_optimal"] is False and len(payload["moves"]) == 7
 

@@ -45,7 +45,8 @@ def _outcome(engine: Any, state: Any, action: Action) -> tuple[str, Any]:
 class LockStepGames(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.states: list[Any] = []
+        self._states: list[Any] = []
+        self._texts: list[str] | None = None
         self.game_rules = Rules(players=2)
         self.deals: list[Deal] = []
         self.deal_source: Iterator[Deal] = iter(())
@@ -90,6 +91,23 @@ class LockStepGames(RuleBasedStateMachine):
         return self.ref.phase is Phase.OVER
 
     @property
+    def states(self) -> list[Any]:
+        """The reference's state and the optimized engine's, in ENGINES order."""
+        return self._states
+
+    @states.setter
+    def states(self, states: list[Any]) -> None:
+        self._states = states
+        self._texts = None
+
+    def texts(self) -> list[str]:
+        """The full position of each state, written once per state: the invariant and the
+        next step's unchanged-state checks (B1) read the same text of the same state."""
+        if self._texts is None:
+            self._texts = [e.format_position(s) for e, s in zip(ENGINES, self.states, strict=True)]
+        return self._texts
+
+    @property
     def ref(self) -> dekal_ref.GameState:
         return self.states[0]  # type: ignore[no-any-return]
 
@@ -117,7 +135,7 @@ class LockStepGames(RuleBasedStateMachine):
 
     def play(self, action: Action) -> None:
         """Apply a legal action to both engines; the old states must not change (B1)."""
-        before = [e.format_position(s) for e, s in zip(ENGINES, self.states, strict=True)]
+        before = self.texts()
         after = [e.apply(s, action) for e, s in zip(ENGINES, self.states, strict=True)]
         for engine, old, text in zip(ENGINES, self.states, before, strict=True):
             assert engine.format_position(old) == text, (
@@ -175,7 +193,7 @@ class LockStepGames(RuleBasedStateMachine):
     def attempt(self, data: st.DataObject) -> None:
         action = draw_wrong_action(data, self.ref, self.deals[0])
         with self.explained(f"the engines disagree on {action!r}"):
-            before = [e.format_position(s) for e, s in zip(ENGINES, self.states, strict=True)]
+            before = self.texts()
             outcomes = [_outcome(e, s, action) for e, s in zip(ENGINES, self.states, strict=True)]
             assert outcomes[0][0] == outcomes[1][0], (
                 f"{action!r}: ref says {outcomes[0][0]}, fast says {outcomes[1][0]}"
@@ -200,7 +218,8 @@ class LockStepGames(RuleBasedStateMachine):
             return
         with self.explained("positions differ"):
             ref_state, fast_state = self.states
-            assert dekal_ref.format_position(ref_state) == fast.format_position(fast_state)
+            ref_text, fast_text = self.texts()
+            assert ref_text == fast_text
             assert dekal_ref.format_position(ref_state, public=True) == fast.format_position(
                 fast_state, public=True
             )
