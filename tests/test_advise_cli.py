@@ -97,11 +97,8 @@ def test_an_unknown_bot_is_refused_naming_bot() -> None:
     assert error["field"] == "--bot"
 
 
-def test_the_answer_does_not_depend_on_the_workers() -> None:
-    alone = dekal(MID_GAME, "--seat", "1", "--samples", "60", "--json")
-    shared = dekal(MID_GAME, "--seat", "1", "--samples", "60", "--workers", "2", "--json")
-    assert alone.exit_code == shared.exit_code == 0
-    assert json.loads(shared.stdout) == json.loads(alone.stdout)
+# The answer does not depend on the workers: tests/test_simulate_cluster.py asks this
+# question alone and on a Dask cluster of two workers.
 
 
 def test_the_seat_comes_from_the_position_when_it_names_one() -> None:

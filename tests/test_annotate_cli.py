@@ -179,7 +179,5 @@ def test_a_browser_shows_every_decision_of_the_json_drawn(tmp_path: Path) -> Non
         assert face_down and not any("data-value" in card for card in face_down)  # M3
 
 
-@pytest.mark.deep
-def test_the_annotation_does_not_depend_on_the_workers(both_seats: dict) -> None:
-    shared = annotated("--workers", "2")
-    assert shared == both_seats
+# The annotation does not depend on the workers: tests/test_simulate_cluster.py annotates
+# these two turns alone and on a Dask cluster of two workers.

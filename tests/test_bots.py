@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import importlib.util
 import json
 import random
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -357,17 +359,28 @@ def test_the_margin_is_one_half_when_level_and_rises_with_a_lower_score() -> Non
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "bots.py"
 
 
-def test_bench_bots_quick_plays_every_pairing_of_the_round_robin() -> None:
+@pytest.fixture(scope="module")
+def bench_bots() -> Iterator[ModuleType]:
+    """bench/bots.py (a script, not a module of the package), loaded in this process: its
+    `main(argv)` is what `python bench/bots.py ARGV` runs, less a start-up of seconds."""
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[spec.name]
+
+
+def test_bench_bots_quick_plays_every_pairing_of_the_round_robin(
+    bench_bots: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
     # one game a pairing (--quick plays 8): the pairings and the report's figures are the
     # point here, not the bots' strength
-    result = subprocess.run(
-        [sys.executable, str(BENCH), "--quick", "--games", "1", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    report = json.loads(result.stdout)
+    assert bench_bots.main(["--quick", "--games", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
     bots = ["random", "greedy", "pimc:samples=4", "ismcts:iterations=16"]
     assert [(row["bot"], row["opponent"]) for row in report["rows"]] == [
         (x, y) for x in bots for y in bots if x != y
@@ -381,15 +394,12 @@ def test_bench_bots_quick_plays_every_pairing_of_the_round_robin() -> None:
         assert row["decisions_per_second"] > 0
 
 
-def test_bench_bots_refuses_an_unknown_bot_with_exit_code_2() -> None:
-    result = subprocess.run(
-        [sys.executable, str(BENCH), "--bots", "chess", "--games", "1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 2
-    assert "bot" in result.stderr and "Traceback" not in result.stderr
+def test_bench_bots_refuses_an_unknown_bot_with_exit_code_2(
+    bench_bots: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bench_bots.main(["--bots", "chess", "--games", "1"]) == 2
+    said = capsys.readouterr()
+    assert "bot" in said.err and "Traceback" not in said.err and said.out == ""
 
 
 def test_docs_bots_md_examples_run() -> None:

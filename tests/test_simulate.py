@@ -197,9 +197,8 @@ def test_another_seed_plays_other_games() -> None:
     assert simulate(*RUN)["seats"] != simulate(*other)["seats"]
 
 
-def test_a_local_cluster_of_two_workers_prints_the_single_process_bytes() -> None:
-    alone = dekal("simulate", *RUN, "--json").stdout
-    assert dekal("simulate", *RUN, "--json", "--workers", "2").stdout == alone
+# The same bytes from other processes: tests/test_simulate_cluster.py runs the page's
+# simulate on a Dask cluster of two workers (with the other commands that share their work).
 
 
 @pytest.mark.parametrize(
@@ -218,17 +217,20 @@ def test_the_python_table_loop_plays_the_kernel_s_games(options: tuple[str, ...]
 
 
 def test_the_table_loop_and_the_kernel_agree_on_f2_s_short_pile() -> None:
-    run = ("--players", "6", "--games", "200", "--seed", "9")  # six seats share a 4-card pile
+    # six seats share a 4-card pile; one game of seed 9's first 200 runs it short, and it is
+    # among the first 100: half the games, the same use of the ruling
+    run = ("--players", "6", "--games", "100", "--seed", "9")
     kernel = simulate(*run)
     assert kernel["pile_exhausted_rate"] > 0  # the ruling was used: the comparison means it
     assert simulate(*run, "--table") == kernel
 
 
 def test_a_bot_the_kernel_lacks_plays_its_seat_through_the_table_loop() -> None:
-    run = ("--players", "2", "--games", "3", "--seed", "1", "--bots", "pimc:samples=2,random")
+    # two games: each seat starts one (a pimc game takes a second)
+    run = ("--players", "2", "--games", "2", "--seed", "1", "--bots", "pimc:samples=2,random")
     report = simulate(*run)
     assert [seat["bot"] for seat in report["seats"]] == ["pimc:samples=2", "random"]
-    assert report["rounds"]["histogram"] == [[1, 3]]
+    assert report["rounds"]["histogram"] == [[1, 2]]
     assert simulate(*run) == report  # its samples come from the seat's own seeded draws
 
 

@@ -1,10 +1,17 @@
-"""`dekal simulate` and `dekal conformance fuzz` on real Dask clusters: a scheduler and two
-workers started here as separate processes (`dask scheduler`, `dask worker`, on 127.0.0.1,
-a free port, no dashboard: the commands of docs/simulate.md) give the single-process report
-byte for byte (fuzz's check runs under the deep profile); a Ctrl-C closes a local cluster
-and leaves no process behind (no worker, no engine of a fuzz campaign); an unreachable
-scheduler is one line, exit 2, within a bounded time. Every process started here is
-stopped, even when a test fails."""
+"""The commands that share their work among processes, on real Dask clusters.
+
+One cluster for every check that a command's answer does not depend on who computed it: a
+scheduler and two workers started here as separate processes (`dask scheduler`, `dask
+worker`, on 127.0.0.1, a free port, no dashboard: the commands of docs/simulate.md). On it
+`simulate`, `conformance fuzz`, `advise` and `annotate` give the single-process report. The
+commands run in this process (typer's runner; the process is not what these tests are
+about) and reach the cluster through `--scheduler`: one start of its processes, and of the
+workers' imports (Dask, the compiled kernel: seconds of CPU each), for all of them. A local
+cluster (`--workers 2`) is started by the commands of the Ctrl-C tests, which are about it:
+a Ctrl-C closes it and leaves no process behind (no worker, no engine of a fuzz campaign);
+tests/test_runner.py checks a local cluster's results against the in-process ones. An
+unreachable scheduler is one line, exit 2, within a bounded time. Every process started
+here is stopped, even when a test fails."""
 
 from __future__ import annotations
 
@@ -20,8 +27,13 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner, Result
+
+from dekal.cli.app import app
+from dekal.conformance import campaign as campaign_module
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -98,16 +110,15 @@ def scheduler() -> Iterator[str]:
             stop_group(process)
 
 
-def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [DEKAL, *args], capture_output=True, text=True, timeout=timeout, check=False, cwd=ROOT
-    )
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    """`dekal ARGS` run in this process."""
+    return CliRunner().invoke(app, list(args), input=stdin)
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_code_2_in_bounded_time() -> None:
     began = time.monotonic()
-    done = run("simulate", "--games", "10", "--scheduler", f"tcp://127.0.0.1:{free_port()}")
-    assert done.returncode == 2
+    done = invoke("simulate", "--games", "10", "--scheduler", f"tcp://127.0.0.1:{free_port()}")
+    assert done.exit_code == 2 and isinstance(done.exception, SystemExit)  # no traceback
     assert done.stderr.count("\n") == 1 and "cannot reach the scheduler" in done.stderr
     assert time.monotonic() - began < 60  # 10 s to connect, and the start-up
 
@@ -193,17 +204,73 @@ def test_ctrl_c_during_a_fuzz_campaign_leaves_no_engine_behind() -> None:
 
 # The tests on the page's cluster come last: the module's scheduler and workers are started
 # by the first test that needs them and stopped only when the module ends (their idle
-# heartbeats cost CPU while the Ctrl-C tests above run).
+# heartbeats cost CPU while the Ctrl-C tests above run). Each runs the command twice in this
+# process, alone and with `--scheduler`.
 
 
 def test_the_page_s_run_on_its_cluster_prints_the_single_process_report(scheduler: str) -> None:
     command = on_this_machine(cluster_lines()[-1], scheduler.rsplit(":", 1)[1])
     assert command[:2] == ["dekal", "simulate"] and command[-2:] == ["--scheduler", scheduler]
-    on_cluster = run(*command[1:])
-    assert on_cluster.returncode == 0, on_cluster.stderr
-    alone = run(*command[1:-2])
-    assert alone.returncode == 0, alone.stderr
+    on_cluster = invoke(*command[1:])
+    assert on_cluster.exit_code == 0, on_cluster.output
+    alone = invoke(*command[1:-2])
+    assert alone.exit_code == 0, alone.output
     assert on_cluster.stdout == alone.stdout
+
+
+NO_ROTATION = f"{JS_ENGINE} --bug no-rotation"  # F4: seed 5 first shows it in game 4
+
+
+def untimed(report: dict[str, Any]) -> dict[str, Any]:
+    """A fuzz report without the shrinks' wall-clock seconds, the one figure that varies."""
+    for deviation in report["deviations"]:
+        if deviation["shrink"] is not None:
+            deviation["shrink"].pop("seconds")
+    return report
+
+
+def test_fuzz_on_the_cluster_prints_the_single_process_report(
+    scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chunks of 2 (cut here, where the campaign is planned): 6 games are 3 chunks, played
+    # at once by the two workers; the one process stops at game 4 (F4), and so must the
+    # merge, in the second chunk (the third chunk's games are dropped)
+    monkeypatch.setattr(campaign_module, "CHUNK_GAMES", 2)
+    args = ["conformance", "fuzz", "--engine", NO_ROTATION, "--games", "6", "--seed", "5"]
+    args += ["--shrink-seconds", "0", "--no-db", "--json"]
+    alone = invoke(*args)
+    on_cluster = invoke(*args, "--scheduler", scheduler)
+    assert alone.exit_code == on_cluster.exit_code == 1, on_cluster.output
+    report = untimed(json.loads(alone.stdout))
+    assert (report["games"], [d["game"] for d in report["deviations"]]) == (4, [4])
+    assert untimed(json.loads(on_cluster.stdout)) == report
+
+
+MID_GAME = (  # turn 2 of seed 42's game (rules.md, T2): seat 1 holds the token and takes
+    "slide/lowest/single 1.2 take@1 0 ????/????/?.??/??1?|?.?3/????/????/???? -,- 1T #68 - 0,0"
+)
+
+
+def test_advise_on_the_cluster_gives_the_single_process_answer(scheduler: str) -> None:
+    # 250 worlds are three batches (of 100, 100 and 50): the workers' rows come back in order
+    args = ("advise", MID_GAME, "--seat", "1", "--samples", "250", "--json")
+    alone = invoke(*args)
+    on_cluster = invoke(*args, "--scheduler", scheduler)
+    assert alone.exit_code == on_cluster.exit_code == 0, on_cluster.output
+    assert json.loads(on_cluster.stdout) == json.loads(alone.stdout)
+
+
+def test_annotate_on_the_cluster_gives_the_single_process_annotation(scheduler: str) -> None:
+    from dekal.cli.replay import bundled_examples
+
+    # the first two turns of a bundled record: 12 decisions, each a question of 30 worlds
+    two_turns = "\n".join(bundled_examples()["two-players-first-tie"].splitlines()[:14]) + "\n"
+    args = ("annotate", "-", "--samples", "30", "--json")
+    alone = invoke(*args, stdin=two_turns)
+    on_cluster = invoke(*args, "--scheduler", scheduler, stdin=two_turns)
+    assert alone.exit_code == on_cluster.exit_code == 0, on_cluster.output
+    assert len(json.loads(alone.stdout)["decisions"]) == 12
+    assert json.loads(on_cluster.stdout) == json.loads(alone.stdout)
 
 
 FUZZ = ("conformance", "fuzz", "--games", "30", "--seed", "1", "--json", "--no-db")
@@ -211,16 +278,14 @@ FUZZ += ("--shrink-seconds", "0", "--keep-going")
 
 
 @pytest.mark.deep  # 60 fuzz games (22 s of CPU); the default run keeps the same merge in
-# test_simulate_campaign.py (a deviation in two chunks reported once, from its first game;
-# fuzz on two local Dask workers gives the one-process report) and this page's cluster
-# (the simulate test above)
+# test_simulate_campaign.py (a deviation in two chunks reported once, from its first game)
+# and the fuzz test above (the one-process report from the cluster)
 def test_fuzz_on_a_scheduler_finds_what_one_process_finds(scheduler: str) -> None:
     # 30 games are two chunks of the campaign (25 and 5), and F4 shows in both (games 6
     # and 30 of seed 1): the merge must report it once, from game 6, as one process does
-    engine = f"{JS_ENGINE} --bug no-rotation"
-    alone = run(*FUZZ, "--engine", engine)
-    on_cluster = run(*FUZZ, "--engine", engine, "--scheduler", scheduler)
-    assert alone.returncode == on_cluster.returncode == 1, on_cluster.stderr
+    alone = invoke(*FUZZ, "--engine", NO_ROTATION)
+    on_cluster = invoke(*FUZZ, "--engine", NO_ROTATION, "--scheduler", scheduler)
+    assert alone.exit_code == on_cluster.exit_code == 1, on_cluster.output
     found = [json.loads(r.stdout)["deviations"] for r in (alone, on_cluster)]
     assert [d["rule"] for d in found[0]] == ["F4"]
     assert [(d["rule"], d["game"], d["record"]) for d in found[1]] == [
