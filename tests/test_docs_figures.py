@@ -101,11 +101,12 @@ def js_deals() -> tuple[str, ...]:
 
 WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
 WORDS += "fifteen sixteen seventeen eighteen nineteen twenty"
+SPELLED_TENS = {30: "thirty", 40: "forty", 50: "fifty"}
 SPELLED = dict(enumerate(WORDS.split()))
 
 
 def spelled(count: int) -> str:
-    return SPELLED.get(count, str(count))
+    return SPELLED.get(count) or SPELLED_TENS.get(count, str(count))
 
 
 def promoted_should_cases() -> tuple[str, ...]:
@@ -128,6 +129,12 @@ def broken_builds() -> tuple[str, ...]:
 
 def hard_set() -> tuple[str, ...]:
     return (spelled(len(json.loads((ROOT / "bench" / "hard_puzzles.json").read_text()))),)
+
+
+def hypothesis_sizes() -> tuple[str, ...]:
+    from conftest import DEEP_FACTOR, DEFAULT_EXAMPLES
+
+    return (str(DEFAULT_EXAMPLES), spelled(DEEP_FACTOR))
 
 
 @dataclass(frozen=True)
@@ -225,6 +232,12 @@ FIGURES = [
         r"within\s+(\d+)\s+seconds\s+at\s+the\s+most",
         lambda: (f"{STOP_GRACE:g}",),
         "how long a stopped command may take to end (dekal.cli.stopping.STOP_GRACE)",
+    ),
+    Figure(
+        "README.md",
+        r"(\d+)\s+examples\s+a\s+property.*?gives\s+every\s+property\s+(\w+)\s+times",
+        hypothesis_sizes,
+        "the Hypothesis profiles' sizes (tests/conftest.py)",
     ),
     Figure(
         "docs/puzzles.md",

@@ -68,10 +68,16 @@ STOPPED_COMMANDS = [
 ]
 
 
+def deep_only(name: str, sent: signal.Signals, args: list[str]) -> bool:
+    return "--workers" in args and (sent == signal.SIGTERM or name.startswith("advise"))
+
+
 def stop_cases() -> list[Any]:
     """Every command under every signal. Under the default profile SIGTERM goes only to the
     commands without a cluster: its path through dekal.cli.stopping is Ctrl-C's (one table,
-    STOPPED), and a cluster's closing on a stop is checked by the Ctrl-C cases."""
+    STOPPED), and a cluster's closing on a stop is checked by the Ctrl-C cases: annotate's
+    here, simulate's in test_simulate_cluster. advise's cluster is the same local cluster
+    (dekal.simulation.runner) and its Ctrl-C case runs under the deep profile."""
     return [
         pytest.param(
             args,
@@ -80,7 +86,7 @@ def stop_cases() -> list[Any]:
             code,
             said,
             id=f"{name}-{signal_name}",
-            marks=[pytest.mark.deep] if sent == signal.SIGTERM and "--workers" in args else [],
+            marks=[pytest.mark.deep] if deep_only(name, sent, args) else [],
         )  # fmt: skip
         for args, busy, name in STOPPED_COMMANDS
         for sent, code, said, signal_name in SIGNALS
