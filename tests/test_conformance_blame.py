@@ -292,7 +292,24 @@ def judged_directly(factory: Callable[[], Any]) -> Run:
         return run_suite(engine, CASES)
 
 
-@pytest.mark.parametrize("fault", list(FAULTS))
+DEEP_FAULTS = {
+    # the same rule is blamed over the whole suite in the default run by another fault here
+    "refusing a face-up reveal with T3": "T1, as 'the last cards revealed unasked'",
+    "perft counting each seat's reveal": "T1, as 'the last cards revealed unasked'",
+    # or by a broken build of the JavaScript engine (test_conformance_js_blame)
+    "token passes right": "T5, as the JS build token-right",
+    "a refused take moves a card": "B1, as the JS build take-leaks",
+}
+"""Faults whose whole-suite run is deep-only, with where the default run blames their rule."""
+
+
+def test_every_deep_only_fault_is_a_fault() -> None:
+    assert set(DEEP_FAULTS) <= set(FAULTS)
+
+
+@pytest.mark.parametrize(
+    "fault", [pytest.param(f, marks=[pytest.mark.deep] if f in DEEP_FAULTS else []) for f in FAULTS]
+)
 def test_a_fault_planted_in_one_rule_is_blamed_on_that_rule_only(fault: str) -> None:
     factory, rule = FAULTS[fault]
     run = judged_directly(factory)
