@@ -7,14 +7,13 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Any
 
 import pytest
+from test_hostile_engines import Spinning  # a `score` that loops in Python code
 
 from dekal.conformance.call_watchdog import POLL, Overdue, Watchdog
 from dekal.conformance.client import EngineError, bundled_engine
 from dekal.conformance.direct_engine import DirectEngine
-from dekal.conformance.serve import bundled_adapter
 
 SLACK = 2.0
 """Seconds allowed beyond deadline + POLL on a busy machine."""
@@ -94,18 +93,6 @@ def test_a_closed_watchdog_thread_ends() -> None:
     watchdog.close()
     thread.join(POLL * 4 + SLACK)
     assert not thread.is_alive()
-
-
-class Spinning:
-    """A protocol engine whose `score` loops for ever in Python code."""
-
-    def __init__(self) -> None:
-        self.adapter = bundled_adapter("ref")
-
-    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        while request.get("cmd") == "score":
-            pass
-        return self.adapter.handle(request)
 
 
 def test_a_direct_engine_request_past_its_deadline_is_an_engine_error_and_it_goes_on() -> None:
