@@ -83,23 +83,29 @@ class Watchdog:
             return fired
 
     def _watch(self) -> None:
-        if self._thread is None or not self._thread.is_alive():
+        """Start the watchdog's thread unless it runs: a thread told to close that has not
+        looked yet carries on, so a restart (close, then calls) never makes a second one."""
+        with self._lock:
             self._closed = False
-            self._thread = threading.Thread(target=self._loop, name="call watchdog", daemon=True)
-            self._thread.start()
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._loop, name="call watchdog", daemon=True
+                )
+                self._thread.start()
 
     def _loop(self) -> None:
         while True:
             time.sleep(POLL)
             with self._lock:
                 if self._closed:
+                    self._thread = None  # with the lock held: _watch starts the next one
                     return
                 running = self._running
-                if running is not None and not self._fired and time.monotonic() > running[1]:
+                if running and not self._fired and time.monotonic() > running[1]:
                     self._fired = True  # sent once: the caller cancels it if it returns first
                     _raise_in(running[0], Overdue)
 
     def close(self) -> None:
+        """The thread ends at its next look (within POLL seconds)."""
         with self._lock:
             self._closed = True
-        self._thread = None

@@ -95,6 +95,22 @@ def test_a_closed_watchdog_thread_ends() -> None:
     assert not thread.is_alive()
 
 
+def test_a_watchdog_closed_and_used_again_keeps_one_thread() -> None:
+    """An engine's restart closes its watchdog and calls through it again at once."""
+    before = set(threading.enumerate())
+    watchdog = Watchdog()
+    try:
+        for _ in range(5):
+            watchdog.call(lambda: None, 1.0)
+            watchdog.close()
+        watchdog.call(lambda: None, 1.0)
+        assert len(set(threading.enumerate()) - before) == 1
+        with pytest.raises(Overdue):  # and that one thread still keeps the deadline
+            watchdog.call(lambda: spin(60), 0.2)
+    finally:
+        watchdog.close()
+
+
 def test_a_direct_engine_request_past_its_deadline_is_an_engine_error_and_it_goes_on() -> None:
     with DirectEngine(Spinning, "spinning", timeout=5) as engine:
         with pytest.raises(EngineError, match="no reply within 0.2 s to 'score'"):
