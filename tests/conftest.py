@@ -205,6 +205,24 @@ def js_suite_run(
     return lambda bug: computed_once(f"js-suite-{bug}", lambda: run(bug))
 
 
+@pytest.fixture(scope="session")
+def every_verdict(
+    computed_once: Callable[[str, Callable[[], dict[str, object]]], dict[str, object]],
+) -> dict[str, object]:
+    """One `dekal prove --json` over the whole catalogue (every obligation, ~3 s of Z3) per
+    test run: {"code", "stdout"}. test_proofs reads it (every obligation proved),
+    test_solver_cli too (the command's exit code and JSON contract)."""
+    from typer.testing import CliRunner
+
+    from dekal.cli.app import app
+
+    def prove() -> dict[str, object]:
+        result = CliRunner().invoke(app, ["prove", "--json"])
+        return {"code": result.exit_code, "stdout": result.stdout}
+
+    return computed_once("dekal-prove-json", prove)
+
+
 def _cpu_seconds() -> float:
     mine, children = (
         resource.getrusage(resource.RUSAGE_SELF),

@@ -10,14 +10,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
-import pytest
-from typer.testing import CliRunner
-
 from dekal import bits, tables
-from dekal.cli.app import app
 from dekal.proofs import ob_bounds, ob_push, ob_reach, ob_score, ob_symmetry
 from dekal.proofs.catalogue import OBLIGATIONS
 from dekal.proofs.obligation import Kernels, Obligation, mutant
@@ -39,27 +34,6 @@ def grid_in(text: str) -> tuple[int, ...]:
 
 def nibble_set(word: int) -> frozenset[int]:
     return frozenset(c for c in range(16) if (word >> (4 * c)) & 1)
-
-
-def prove_everything_once(
-    computed_once: Callable[[str, Callable[[], dict[str, Any]]], dict[str, Any]],
-) -> dict[str, Any]:
-    """`dekal prove --json` over the whole catalogue (every obligation, ~3 s of Z3), run once
-    per test run: {"code", "stdout"}. Read here (every obligation proved) and by
-    test_solver_cli (the command's exit code and JSON contract)."""
-
-    def prove() -> dict[str, Any]:
-        result = CliRunner().invoke(app, ["prove", "--json"])
-        return {"code": result.exit_code, "stdout": result.stdout}
-
-    return computed_once("dekal-prove-json", prove)
-
-
-@pytest.fixture(scope="session")
-def every_verdict(
-    computed_once: Callable[[str, Callable[[], dict[str, Any]]], dict[str, Any]],
-) -> dict[str, Any]:
-    return prove_everything_once(computed_once)
 
 
 def test_every_obligation_is_proved_on_the_real_engine(every_verdict: dict[str, Any]) -> None:

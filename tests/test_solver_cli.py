@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from test_proofs import prove_everything_once
 from typer.testing import CliRunner, Result
 
 from dekal.cli.app import app
@@ -119,14 +117,6 @@ def test_unplayable_puzzles_are_refused_on_one_line(args: list[str], fragment: s
 def test_a_grid_with_a_hole_is_refused() -> None:
     result = dekal("solve", "1112/3.31/1435/2435", "--incoming", "5")
     assert result.exit_code == 2 and "hole" in result.stderr
-
-
-@pytest.fixture(scope="session")
-def every_verdict(
-    computed_once: Callable[[str, Callable[[], dict[str, Any]]], dict[str, Any]],
-) -> dict[str, Any]:
-    """The one `dekal prove --json` run of the test run (test_proofs reads it too)."""
-    return prove_everything_once(computed_once)
 
 
 def test_prove_json_exits_zero_when_everything_is_proved(every_verdict: dict[str, Any]) -> None:
