@@ -76,35 +76,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return len(os.sched_getaffinity(0)) + 1
 
 
-HEAVIEST_FIRST = (
-    "test_js_engine.py", "test_conformance_blame.py", "test_solver_kernel.py",
-    "test_conformance_fuzz.py", "test_simulate_cluster.py", "test_docs_examples.py",
-    "test_solver.py", "test_conformance_vectors.py", "test_solver_bounds.py",
-    "test_openspiel.py", "test_conformance_cli.py", "test_stop_signals.py",
-    "test_solver_portfolio.py", "test_cli_walker.py", "test_simulate.py", "test_puzzle_set.py",
-    "test_kernel.py", "test_mutate.py", "test_solver_deadlines.py", "test_bots.py",
-    "test_conformance_runner.py", "test_deadlines_under_load.py",
-    "test_suite_catches_misreadings.py", "test_conformance_html.py",
-    "test_simulate_campaign.py", "test_hostile_engines.py", "test_rules.py",
-)  # fmt: skip
-"""The test files that cost the most CPU, heaviest first (DEKAL_TEST_CPU, idle, fresh clone,
-2026-12-01: 30 s down to 6 s each; together 350 of the run's 411 s). xdist hands files out
-in collection order (`--no-loadscope-reorder` in pyproject.toml: its own order is by the
-number of tests, which put a file of 16 whole-suite runs near the end), so the long files
-start first and the short ones fill the last minute on every core. A stale list costs only
-balance, never a test."""
-
-
-def _heaviness(item: pytest.Item) -> int:
-    name = item.path.name
-    return HEAVIEST_FIRST.index(name) if name in HEAVIEST_FIRST else len(HEAVIEST_FIRST)
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The heaviest test files first (HEAVIEST_FIRST; a stable sort keeps every file's own
-    order). Deep tests are skipped outside the deep profile; under it every property is made
+    """Deep tests are skipped outside the deep profile; under it every property is made
     DEEP_FACTOR times stronger."""
-    items.sort(key=_heaviness)
     deep = _deep(config)
     skip = pytest.mark.skip(reason="deep profile only: pytest --hypothesis-profile=deep")
     strengthened: set[int] = set()
