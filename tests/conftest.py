@@ -234,37 +234,22 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 def _compile_the_kernel() -> bool:
     """Call each entry point of the compiled kernel once: numba compiles what it has not
-    cached yet and writes it to its cache. The games' entry points (about 17 s of CPU on a
-    cold cache) here, the search's (about 10 s) in a process of its own meanwhile: on two
-    cores the compilation takes the longer of the two, not their sum."""
+    cached yet (21 s of CPU on a cold cache, measured idle) and writes it to its cache."""
     from dekal import kernel
+    from dekal.proofs import search
+    from dekal.proofs.puzzle import make_puzzle
     from dekal_ref import Rules
     from dekal_ref.deal import seeded_deal
     from dekal_ref.game import new_game
-
-    here = str(Path(__file__).resolve().parent)
-    script = (  # this module, imported by path in a fresh interpreter
-        "import sys; sys.path.insert(0, sys.argv[1]); import conftest; conftest._compile_search()"
-    )
-    search = subprocess.Popen([sys.executable, "-c", script, here])
-    try:
-        rules = Rules(players=2)
-        kernel.play_games(rules, [1], [0, 0])
-        kernel.game_actions(rules, 1, [0, 0])
-        kernel.rollouts([new_game(rules, seeded_deal(1, 2))], [0, 0], [1])
-    finally:
-        search.wait()  # reaped whatever happens here; a failure there shows when a test compiles
-    return True
-
-
-def _compile_search() -> None:
-    """The compiled search's entry points, compiled once (see _compile_the_kernel)."""
-    from dekal.proofs import search
-    from dekal.proofs.puzzle import make_puzzle
     from dekal_ref.notation import parse_grid
 
+    rules = Rules(players=2)
+    kernel.play_games(rules, [1], [0, 0])
+    kernel.game_actions(rules, 1, [0, 0])
+    kernel.rollouts([new_game(rules, seeded_deal(1, 2))], [0, 0], [1])
     puzzle = make_puzzle(parse_grid("1234/5678/9T12/3456"), incoming=(7, 8, 9), variant="eject")
     search.minimum(puzzle, timeout=60, compiled=True)
+    return True
 
 
 KERNEL_ONCE = "numba-kernel-compiled"
