@@ -3,8 +3,8 @@
 Each command's options keep their declarations; `attach` (called by dekal.cli._app when it
 builds a command) gives every option or argument named below its completer, by the
 parameter's name, so a command that names its option `--variant` completes it without
-saying so. A completer returns click CompletionItems; a RECORD also offers the shell's own
-file completion (type "file").
+saying so. A completer returns click CompletionItems; a RECORD also offers the files and
+folders its prefix names.
 
     --variant         slide, eject (P1, P2)
     --first           lowest, chosen (F1-F2, F3)
@@ -19,6 +19,7 @@ file completion (type "file").
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterable
 
 from typer._click.core import Command, Context, Parameter
@@ -100,13 +101,44 @@ def _bot_of(head: str) -> str:
 
 
 def complete_record(ctx: Context, param: Parameter, incomplete: str) -> list[CompletionItem]:
-    """A RECORD: the bundled records' names, and the shell's file completion."""
+    """A RECORD: the bundled records' names, then the files and folders that complete it.
+
+    Typer's shell scripts print every item's value, whatever its type: an item of type
+    "file" (click's way to ask the shell for file completion) would offer the typed prefix
+    itself (`replay two<TAB>` offered `two` beside `two-players-first-tie`). So the files
+    are listed here; where nothing matches, bash's `-o default` falls back to its own."""
     from dekal.cli._replay import bundled_examples
 
     names = sorted(name for name in bundled_examples() if name.startswith(incomplete))
     return [CompletionItem(name, help="bundled record") for name in names] + [
-        CompletionItem(incomplete, type="file")
+        CompletionItem(path, help="file") for path in files_completing(incomplete)
     ]
+
+
+FILES_OFFERED = 200
+"""Entries of a folder offered at most (a completion lists names, never walks a tree)."""
+
+
+def files_completing(incomplete: str) -> list[str]:
+    """The paths that complete `incomplete`: entries of its folder whose name starts with
+    its last part (a folder ends in `/`; hidden entries only after a typed `.`), sorted."""
+    folder, slash, prefix = incomplete.rpartition("/")
+    where = (folder or "/") if slash else "."
+    found: list[str] = []
+    try:
+        with os.scandir(where) as entries:
+            for entry in entries:
+                if len(found) >= FILES_OFFERED:
+                    break
+                if not entry.name.startswith(prefix) or (
+                    entry.name.startswith(".") and not prefix.startswith(".")
+                ):
+                    continue
+                path = f"{folder}{slash}{entry.name}"
+                found.append(path + "/" if entry.is_dir() else path)
+    except OSError:  # a folder that is missing, unreadable or not a folder: nothing to offer
+        return []
+    return sorted(found)
 
 
 def _levels() -> Completer:

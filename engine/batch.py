@@ -15,7 +15,7 @@ from dekal.bits import PushStep
 from dekal.extras import needed
 from dekal.tables import ALL_STEPS
 
-with needed("the NumPy batch paths (dekal.batch)"):
+with needed("dekal.batch (the NumPy batch paths)"):
     import numpy as np
     from numpy.typing import NDArray
 

@@ -15,6 +15,7 @@ from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import HOLE, Grid, cell_name
 from dekal_ref.push import apply_chain, hole_of, push_card, push_chain
+from dekal_ref.reading import counted
 from dekal_ref.scoring import score_grid
 
 
@@ -77,6 +78,7 @@ def certify(puzzle: Puzzle, moves: Sequence[Move], points: int, remaining: int) 
     if (outcome.points, outcome.remaining) != (points, remaining):
         raise WitnessError(
             f"witness {[str(m) for m in moves]} replays to score {outcome.points} with "
-            f"{outcome.remaining} cards, but the solver claimed {points} with {remaining}"
+            f"{counted(outcome.remaining, 'card')}, but the solver claimed {points} with "
+            f"{remaining}"
         )
     return outcome

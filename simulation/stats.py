@@ -24,7 +24,7 @@ from typing import Any
 
 from dekal.extras import needed
 
-with needed("dekal simulate's statistics"):
+with needed("the statistics module of dekal simulate"):
     import numpy as np
 
 from dekal.simulation._tally import Histogram, Tally

@@ -52,6 +52,7 @@ from dekal.conformance.judge._compare import (
     same_refusal,
     typed,
 )
+from dekal_ref.reading import counted
 
 
 def blame_request(request: Message, expect: Message, position: str) -> Blame:
@@ -152,9 +153,9 @@ class CaseRun:
             raise diverge(
                 None,
                 sent,
-                f"{', '.join(differs)} differ: expected {expect['points']} points, "
-                f"{expect['remaining']} cards; "
-                f"engine {points} points, {actual['remaining']} cards",
+                f"{', '.join(differs)} differ: expected {counted(expect['points'], 'point')}, "
+                f"{counted(expect['remaining'], 'card')}; "
+                f"engine {counted(points, 'point')}, {counted(actual['remaining'], 'card')}",
                 blame_result(differs[0], ""),
                 expected=grid,
                 actual=grid,

@@ -58,15 +58,37 @@ def test_advise_bot_completes_too() -> None:
     assert offered(["advise", "--bot"], "is") == ["ismcts"]
 
 
-def test_replay_record_completes_to_the_bundled_records() -> None:
+def test_replay_record_completes_to_the_bundled_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # an empty folder: no file to offer beside them
     names = offered(["replay"], "")
     assert names == sorted(bundled_examples()) and names
 
 
-def test_a_record_file_is_left_to_the_shell_s_file_completion() -> None:
-    completer = BashComplete(get_command(app), {}, "dekal", "_DEKAL_COMPLETE")
-    kinds = {item.type for item in completer.get_completions(["replay"], "spec/")}
-    assert "file" in kinds
+def test_a_record_prefix_offers_only_what_completes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`replay two<TAB>` offered `two` itself beside `two-players-first-tie` (issue 26)."""
+    monkeypatch.chdir(tmp_path)
+    bundled = sorted(name for name in bundled_examples() if name.startswith("two"))
+    assert bundled and offered(["replay"], "two") == bundled
+    (tmp_path / "two-notes.dkr").write_text("")
+    (tmp_path / "twofold").mkdir()
+    assert offered(["annotate"], "two") == [*bundled, "two-notes.dkr", "twofold/"]
+    assert offered(["replay"], "nothing-starts-so") == []
+
+
+def test_a_record_in_a_folder_completes_to_that_folder_s_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "first.dkr").write_text("")
+    (tmp_path / "games" / ".hidden.dkr").write_text("")
+    assert offered(["replay"], "games/") == ["games/first.dkr"]
+    assert offered(["replay"], "games/.") == ["games/.hidden.dkr"]
+    assert offered(["replay"], "games/f") == ["games/first.dkr"]
 
 
 def test_play_record_is_a_file_to_write_not_a_bundled_name() -> None:
