@@ -77,8 +77,6 @@ def choose(
     if number is not None:
         if at_random or level is not None:
             fail("choose a puzzle by NUMBER, or by --rating / --random, not both", field="NUMBER")
-        if number > len(puzzles):
-            fail(f"there are {len(puzzles)} puzzles: choose 1 to {len(puzzles)}", field="NUMBER")
         return puzzles[number - 1]
     if seed is not None and not at_random:
         fail("--seed chooses the random puzzle: give --random too", field="--seed")
@@ -206,13 +204,19 @@ def _write_svg(picture: str, target: str) -> None:
              field="--svg")  # fmt: skip
 
 
+def puzzle_number(value: object) -> int:
+    """NUMBER: 1 to the size of the bundled set, one range whichever end it misses."""
+    count = len(load_puzzles())
+    return whole_number(1, count, f"there are {plural(count, 'puzzle')}")(value)
+
+
 def puzzle(
     number: Annotated[
         int | None,
         typer.Argument(
             metavar="NUMBER",
             help="The puzzle's number (1, 2, …).",
-            parser=whole_number(1, 9999, "puzzles are numbered from 1"),
+            parser=puzzle_number,
         ),
     ] = None,
     rating: Annotated[

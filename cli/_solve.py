@@ -46,8 +46,9 @@ from dekal.proofs._answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs._replay import Outcome, WitnessError
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
 from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid, value_symbol
-from dekal_ref.reading import counted, shown
+from dekal_ref.reading import shown
 from dekal_ref.scoring import score_grid
+from dekal_ref.words import plural
 
 SOLVE_HELP = """Find the lowest score a grid can still reach, with proof.
 
@@ -163,7 +164,7 @@ def answer_line(answer: Answer) -> str:
     )
     moves = " ".join(str(m) for m in answer.moves)
     return (
-        f"{method}: score {answer.points} with {counted(answer.remaining, 'card')} left: {proof}, "
+        f"{method}: score {answer.points} with {plural(answer.remaining, 'card')} left: {proof}, "
         f"{duration(answer.seconds)}; moves {moves}"
     )
 
@@ -261,7 +262,7 @@ def report_bound(
                 moves = " ".join(str(m) for m in answer.moves)
                 out.print(
                     f"{result.method}: yes, score {answer.points} with "
-                    f"{counted(answer.remaining, 'card')} "
+                    f"{plural(answer.remaining, 'card')} "
                     f"({duration(result.seconds)}); moves {moves}"
                 )
     verdicts = {r.reachable for r in results}

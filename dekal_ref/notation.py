@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dekal_ref.errors import NotationError
-from dekal_ref.reading import counted, shown
+from dekal_ref.reading import shown
 from dekal_ref.words import plural
 
 HOLE = 0
@@ -107,7 +107,7 @@ def parse_grid(text: str, *, allow_hole: bool = True) -> Grid:
     holes = values.count(HOLE)
     if holes > 1 or (holes and not allow_hole):
         allowed = "at most one hole" if allow_hole else "no hole"
-        said = f"{shown(text)} has {counted(holes, 'hole')}; a grid has {allowed}"
+        said = f"{shown(text)} has {plural(holes, 'hole')}; a grid has {allowed}"
         raise NotationError("grid", said)
     return tuple(values)
 

@@ -30,15 +30,6 @@ COUNT_MAX = 10**9
 round and turn numbers, places): far beyond any real game, small enough to read at once."""
 
 
-def counted(number: int, noun: str, plural: str = "") -> str:
-    """`number` and its noun, agreeing: "1 hole", "2 holes" (`plural`: when not noun + "s").
-
-    >>> counted(1, "card"), counted(0, "card"), counted(3, "match", "matches")
-    ('1 card', '0 cards', '3 matches')
-    """
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
-
-
 def shown(text: str, limit: int = QUOTE_LIMIT) -> str:
     """`text` quoted for a message: its repr, cut to `limit` characters with its length said.
 

@@ -17,7 +17,7 @@ from dekal.extras import needed
 from dekal.proofs._answer import KEY_CARDS
 from dekal.proofs.puzzle import Move
 
-with needed("the solver's evaluation of leaves on arrays"):
+with needed("the solver's leaf evaluation (on arrays)"):
     import numpy as np
     from numpy.typing import NDArray
 

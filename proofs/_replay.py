@@ -15,8 +15,8 @@ from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import HOLE, Grid, cell_name
 from dekal_ref.push import apply_chain, hole_of, push_card, push_chain
-from dekal_ref.reading import counted
 from dekal_ref.scoring import score_grid
+from dekal_ref.words import plural
 
 
 class WitnessError(AssertionError):
@@ -78,7 +78,7 @@ def certify(puzzle: Puzzle, moves: Sequence[Move], points: int, remaining: int) 
     if (outcome.points, outcome.remaining) != (points, remaining):
         raise WitnessError(
             f"witness {[str(m) for m in moves]} replays to score {outcome.points} with "
-            f"{counted(outcome.remaining, 'card')}, but the solver claimed {points} with "
+            f"{plural(outcome.remaining, 'card')}, but the solver claimed {points} with "
             f"{remaining}"
         )
     return outcome

@@ -49,7 +49,7 @@ from dekal_ref.notation import (
     value_symbol,
 )
 from dekal_ref.push import legal_pushes
-from dekal_ref.reading import counted
+from dekal_ref.words import plural
 
 SET_FILE = "puzzles.jsonl"
 SCHEMA_FILE = "puzzle.schema.json"
@@ -249,7 +249,7 @@ def _check_claims(rated: RatedPuzzle, entry: dict[str, Any]) -> None:
     if (outcome.points, outcome.remaining) != (best.points, best.remaining):
         raise PuzzleSetError(
             "line",
-            f"replays to {counted(outcome.points, 'point')}, {counted(outcome.remaining, 'card')},"
+            f"replays to {plural(outcome.points, 'point')}, {plural(outcome.remaining, 'card')},"
             " not the optimum",
         )
 

@@ -42,8 +42,8 @@ from dekal.proofs._replay import replay
 from dekal.proofs.limits import Deadline, z3_check
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.notation import Grid
-from dekal_ref.reading import counted
 from dekal_ref.scoring import score_grid
+from dekal_ref.words import plural
 
 METHOD = "z3"
 EJECT_LOGIC = "QF_FD"
@@ -255,7 +255,7 @@ def _descend(
             if key <= floor:  # nothing scores lower than the bound: no refutation needed
                 proof = floor_proof
                 break
-            progress(f"z3: score {points} with {counted(remaining, 'card')}; anything better?")
+            progress(f"z3: score {points} with {plural(remaining, 'card')}; anything better?")
             session.keep(unrolled.key_at_most(key))
             improved = session.check(unrolled.key_at_most(key - 1))
             if improved is None:

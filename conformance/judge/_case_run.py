@@ -52,7 +52,7 @@ from dekal.conformance.judge._compare import (
     same_refusal,
     typed,
 )
-from dekal_ref.reading import counted
+from dekal_ref.words import plural
 
 
 def blame_request(request: Message, expect: Message, position: str) -> Blame:
@@ -153,9 +153,9 @@ class CaseRun:
             raise diverge(
                 None,
                 sent,
-                f"{', '.join(differs)} differ: expected {counted(expect['points'], 'point')}, "
-                f"{counted(expect['remaining'], 'card')}; "
-                f"engine {counted(points, 'point')}, {counted(actual['remaining'], 'card')}",
+                f"{', '.join(differs)} differ: expected {plural(expect['points'], 'point')}, "
+                f"{plural(expect['remaining'], 'card')}; "
+                f"engine {plural(points, 'point')}, {plural(actual['remaining'], 'card')}",
                 blame_result(differs[0], ""),
                 expected=grid,
                 actual=grid,

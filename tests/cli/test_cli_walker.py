@@ -15,6 +15,7 @@ and without --json and with one of its flags. Whatever the value:
   is wanted (int() reads them all);
 * at most 40 characters of the value are quoted back;
 * it answers within two minutes and raises the peak memory by less than 1 GB;
+* every count it prints agrees with its noun (no "1 holes": tests/support/agreement.py);
 * it writes nothing into the current folder (`--svg ''` once meant "here").
 
 Every parameter meets the commonest hostile values (long text and digits, '', a FIFO); the
@@ -34,6 +35,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.agreement import disagreements
 from support.cli_walk import (
     BASELINES,
     EXIT_CODES,
@@ -108,6 +110,7 @@ def check(result: Result, growth: int, value: str, json_mode: bool, walked: Walk
     assert "Traceback" not in output, output[-2000:]
     assert not any(mark in output for mark in LONG_MARKS if mark[0] in value), output[-500:]
     assert growth < MEMORY, f"peak memory grew by {growth >> 20} MB"
+    assert disagreements(output) == [], output[-2000:]
     written = sorted(path.name for path in Path.cwd().iterdir() if path.name != value)
     assert not written, f"wrote where nobody asked, into the current folder: {written[:5]}"
     for path in Path.cwd().iterdir():  # a file the value named, here: gone for the next
