@@ -85,7 +85,7 @@ reached within 10 s); 130 interrupted (the local cluster is closed first).
 
 def split_bots(text: str) -> tuple[str, ...]:
     """Bot specs, comma separated; a piece `name=value` with no bot name is one more option of
-    the bot before it: `pimc:samples=40,worlds=8,greedy` is two bots."""
+    the bot before it: `pimc:samples=40,rollout=random,greedy` is two bots."""
     specs: list[str] = []
     for piece in text.split(","):
         piece = piece.strip()

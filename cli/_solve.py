@@ -67,6 +67,7 @@ grid is scored (S1, S2): lowest score first, then fewest cards left (S3).
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --method z3   # one method only
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --check       # Z3 and search must agree
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --at-most 4   # yes with a witness, or no
+    dekal solve 1112/3131/1435/2435 --incoming 5 --reach 1112/1315/1435/2435   # this final grid?
     dekal solve 1112/3131/1435/2435 --incoming 5,3 --rank        # every first move, ranked
 
 --solo is the one-player game: each revealed card comes straight back in (--turns K steps,

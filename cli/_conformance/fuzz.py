@@ -58,10 +58,11 @@ ready conformance case, run with `run --cases DIR`).
     dekal conformance fuzz --engine "./my-engine" --expect M3,S3 --keep-going --json
     dekal conformance fuzz --engine "./my-engine" --record - | dekal replay -
 
---expect RULES (comma separated rule IDs, or a file of lines "RULE reason" as for `run`)
-names deviations you know of: they are reported but do not stop the games. While the full
-positions still agree the game goes on; once they part, an engine that claims the
-position feature is put back on the reference's position, any other's game is dropped.
+--expect RULES (comma separated rule IDs, or an --expect file as for `run`, of which fuzz
+uses the lines `RULE [reason]`) names deviations you know of: they are reported but do
+not stop the games. While the full positions still agree the game goes on; once they
+part, an engine that claims the position feature is put back on the reference's position,
+any other's game is dropped.
 The run stops after the first unexpected deviation, or with --keep-going plays every game.
 
 The smallest games are kept in an example database (--db DIR, by default
@@ -115,7 +116,7 @@ def fuzz(
         str | None,
         typer.Option(
             "--expect",
-            help="Known deviations: rule IDs (M3,S3) or a file of lines 'RULE reason'.",
+            help="Known deviations: rule IDs (M3,S3) or a file of lines `RULE [reason]`.",
         ),
     ] = None,
     keep_going: Annotated[

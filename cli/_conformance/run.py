@@ -35,19 +35,21 @@ from dekal.cli._conformance.options import (
     read_expect,
     write_file,
 )
+from dekal.cli._formats import EXPECT_LINES
 from dekal.cli._written import Quiet, wrote
 from dekal.conformance.cases._needs import smoke_cases
 from dekal.conformance.cases._vectors import (
     MAX_CASE_FILE_CHARS,
     SUITE_VERSION,
     SUITE_VERSIONS,
+    Case,
     SuiteError,
     case_lines,
     load_cases,
     matches,
 )
 from dekal.conformance.drive._engine_link import DEFAULT_TIMEOUT
-from dekal.conformance.judge._expect import ExpectedFailures
+from dekal.conformance.judge._expect import LINE_SHAPES, ExpectedFailures
 from dekal.conformance.judge._runner import Run, run_suite
 from dekal.conformance.report._formats import junit_xml, report_json, run_text
 from dekal_ref.errors import NotationError
@@ -66,9 +68,16 @@ legal actions, the scores) is shown with the expected and actual positions side 
     dekal conformance run --engine ref      # only the reference (or: --engine fast)
 
 --filter keeps the cases whose ID, ID prefix, rule ID or kind is listed (comma separated):
-"T3", "perft", "P1-neg", "game-0007". --expect FILE lists known failures, one per line
-"ID  reason" (or a JSON object ID -> reason): they count as expected failures, and a listed
-case that passes is reported as an unexpected pass.
+"T3", "perft", "P1-neg", "game-0007". --expect FILE lists known failures, one per line,
+{LINE_SHAPES} (`#` starts a comment; or a JSON list of {{"case", "rule", "reason"}}
+objects):
+
+\b
+    {EXPECT_LINES[0]}
+    {EXPECT_LINES[1]}
+
+A failure counts as expected when its case is listed with the rule it is blamed on, or its
+rule is listed without a case; a listed case that passes is reported as an unexpected pass.
 
 --suite v1 runs the frozen first suite instead (1080 cases; every suite stays runnable, so a
 CI pinned to v1 keeps its verdict); the report names the suite it ran.
@@ -133,6 +142,19 @@ def read_cases(path: Path) -> list[dict[str, object]]:
     return cases
 
 
+def cases_matching(text: str, cases: list[Case] | None = None) -> list[Case]:
+    """--filter: the cases (of the current suite by default) that match one of its comma
+    separated tokens (cases._vectors.matches); a usage error when none does."""
+    tokens = [t.strip() for t in text.split(",") if t.strip()]
+    found = [case for case in (load_cases() if cases is None else cases) if matches(case, tokens)]
+    if not found:
+        fail(
+            f"{shown(text)} matches no case: give case IDs, ID prefixes, rules or kinds",
+            field="--filter",
+        )
+    return found
+
+
 def suite_version(value: object) -> str:
     """--suite: one of the suites that stay loadable (SUITE_VERSIONS: v1 is frozen, not gone)."""
     text = str(value)
@@ -164,7 +186,7 @@ def run(
         typer.Option(
             "--expect",
             metavar="FILE",
-            help="Known failures: lines 'ID RULE [reason]' or 'RULE [reason]' (or JSON).",
+            help=f"Known failures: lines {LINE_SHAPES} (or JSON).",
             parser=input_file,
         ),
     ] = None,
@@ -232,19 +254,15 @@ def run(
     except SuiteError as error:
         fail(str(error), EXIT_ENGINE)
     cases = read_cases(cases_path) if cases_path else suite_cases
+    listed_cases = {case["id"] for case in cases}  # what --expect may name, --filter or not
     if filter_ is not None:  # an empty --filter lists no case: refused, not read as none
-        tokens = [t.strip() for t in filter_.split(",") if t.strip()]
-        cases = [case for case in cases if matches(case, tokens)]
-        if not cases:
-            fail(
-                f"{shown(filter_)} matches no case: give case IDs, ID prefixes, rules or kinds",
-                field="--filter",
-            )
+        cases = cases_matching(filter_, cases)
     known = read_expect(expect) if expect else ExpectedFailures()
-    unknown = sorted(known.cases - {case["id"] for case in cases})
+    unknown = sorted(known.cases - listed_cases)
     if unknown:
         listed = ", ".join(shortened(case_id) for case_id in unknown[:5])
-        fail(f"lists IDs that are not in suite {version}: {listed}", field="--expect")
+        where = f"in {cases_path}" if cases_path else f"in suite {version}"
+        fail(f"lists IDs that are not {where}: {listed}", field="--expect")
     runs: list[Run] = []
     for driven in engines_to_run(engine, python, timeout):
         if runs and fail_fast and runs[-1].unexpected:

@@ -26,10 +26,10 @@ from dekal_ref.reading import describe_json, shortened
 
 DEFAULT_REASON = "known failure"
 
-FORMAT = (
-    "write `ID RULE [reason]` or `RULE [reason]` "
-    "(rule IDs: M1-M5, T1-T5, P1-P2, F1-F4, S1-S4, B1)"
-)
+LINE_SHAPES = "`ID RULE [reason]` or `RULE [reason]`"
+"""The two kinds of line this module reads, as `dekal conformance run --help` shows them."""
+
+FORMAT = f"write {LINE_SHAPES} (rule IDs: M1-M5, T1-T5, P1-P2, F1-F4, S1-S4, B1)"
 
 
 @dataclass(frozen=True)
