@@ -21,6 +21,7 @@ from dekal.cli._rates import duration
 from dekal.proofs._catalogue import OBLIGATIONS, run_all
 from dekal.proofs._obligation import Obligation, Verdict
 from dekal_ref.reading import shown
+from dekal_ref.words import plural
 
 PROVE_HELP = """Prove the optimized engine means what the spec says.
 
@@ -129,9 +130,10 @@ def prove(
         total = sum(v.seconds for v in verdicts)
         failed = sum(not v.proved for v in verdicts)
         summary = (
-            f"all {len(verdicts)} obligations proved in {duration(total)}"
+            f"{'all ' if len(verdicts) > 1 else ''}{plural(len(verdicts), 'obligation')} proved"
+            f" in {duration(total)}"
             if every
-            else f"{failed} of {len(verdicts)} obligations FAILED ({duration(total)})"
+            else f"{failed} of {plural(len(verdicts), 'obligation')} FAILED ({duration(total)})"
         )
         out.print(summary, style="bold")
     if not every:

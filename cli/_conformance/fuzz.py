@@ -36,6 +36,7 @@ from dekal.cli._conformance.options import (
     read_expect,
 )
 from dekal.cli._paths import names_something
+from dekal.cli._rates import duration
 from dekal.conformance.drive._engine_link import DEFAULT_TIMEOUT, EngineUnusable
 from dekal.conformance.fuzz._fuzz import DEFAULT_SHRINK_SECONDS, FuzzReport
 from dekal.conformance.judge._expect import parse_rules
@@ -271,9 +272,9 @@ def fuzz_text(report: FuzzReport, label: str) -> str:
         if finding.shrink is None:
             how = "not shrunk: the engine deals for itself and cannot load a position"
         elif finding.shrink.complete:
-            how = f"shrunk in {finding.shrink.seconds:.1f} s"
+            how = f"shrunk in {duration(finding.shrink.seconds)}"
         else:
-            how = f"shrink stopped after {finding.shrink.seconds:.1f} s (--shrink-seconds)"
+            how = f"shrink stopped after {duration(finding.shrink.seconds)} (--shrink-seconds)"
         head = (
             f"{example.blame}, first in game {finding.number} (seed {finding.seed}); "
             f"smallest: {shrunk.players} players, step {example.step} ({how})"

@@ -59,21 +59,30 @@ class Setting:
     normalize: Normalize | None = None
 
 
-TIMES = re.compile(r"\b\d+\.\d+ s\b")
+TIMES = re.compile(r"\b[\d,]+(?:\.\d+)? s\b")
+
+
+def blurred_time(found: re.Match[str]) -> str:
+    """A time as the tool prints it (dekal.cli._rates.duration: three significant figures)
+    becomes `… s`; a time written another way (`0.00 s`, `0.12 s`) stays, and so differs."""
+    from dekal.cli._rates import significant
+
+    number = found.group(0).removesuffix(" s")
+    return "… s" if significant(float(number.replace(",", ""))) == number else found.group(0)
 
 
 def blur_puzzle_outputs(output: str, command: list[str]) -> str:
-    """docs/puzzles.md: the solve time (`0.09 s`, `"seconds":0.09`) becomes `…`, and the moves
-    of a Z3 answer become `<z3 witness>` once they are replayed on the reference engine and
-    reach the score printed beside them (Z3 may pick another of several optimal sequences
-    from one process to the next). Nothing else is blurred."""
+    """docs/puzzles.md: the solve time (`0.0900 s` as printed, `"seconds":0.09`) becomes `…`,
+    and the moves of a Z3 answer become `<z3 witness>` once they are replayed on the
+    reference engine and reach the score printed beside them (Z3 may pick another of several
+    optimal sequences from one process to the next). Nothing else is blurred."""
     lines = []
     for line in tidy_lines(output):
         if line.startswith("{"):
             line = json.dumps(
                 _blur_json(json.loads(line), command), separators=(",", ":"), ensure_ascii=False
             )
-        lines.append(TIMES.sub("… s", line))
+        lines.append(TIMES.sub(blurred_time, line))
     return "\n".join(lines)
 
 
@@ -246,3 +255,10 @@ def test_a_difference_names_the_page_line_that_differs() -> None:
         "docs/page.md:14: the page shows 'e' here"
     )
     assert "docs/page.md:11: the output goes on" in first_difference(example("a"), "a\nb")
+
+
+def test_a_time_is_blurred_only_when_written_as_the_tool_prints_it() -> None:
+    """docs/puzzles.md showed `0.00 s` and `0.12 s` where solve prints three significant
+    figures (issue 26): such a time is left as written, and the example differs."""
+    assert blur_puzzle_outputs("proved, 0.0120 s; 142 s", []) == "proved, … s; … s"
+    assert blur_puzzle_outputs("proved, 0.00 s; 0.12 s", []) == "proved, 0.00 s; 0.12 s"

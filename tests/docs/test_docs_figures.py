@@ -136,6 +136,25 @@ def hypothesis_sizes() -> tuple[str, ...]:
     return (str(DEFAULT_EXAMPLES), spelled(DEEP_FACTOR))
 
 
+def chosen_one_round_core() -> tuple[str, ...]:
+    """The core coverage of the reference restricted to slide, chosen and one round (every
+    case it claims passed: coverage is arithmetic on the cases' needs, no engine runs)."""
+    import dekal_ref
+    from dekal.conformance.cases._needs import unmet_needs
+    from dekal.conformance.drive._adapter import ProtocolAdapter
+    from dekal.conformance.judge._coverage import core_coverage
+    from dekal.conformance.judge._runner import Outcome, Run
+
+    info = ProtocolAdapter(
+        dekal_ref, push_variants=("slide",), first_rules=("chosen",), features=()
+    ).hello({})
+    cases = load_cases()
+    outcomes = [Outcome(c, "skip" if unmet_needs(c, info) else "pass") for c in cases]
+    figure = core_coverage(Run("restricted", info, outcomes, cases=list(cases)))
+    share = f"{100 * figure.count / figure.of:.1f}"
+    return (share, str(figure.count), str(figure.of), str(figure.of - figure.count))
+
+
 @dataclass(frozen=True)
 class Figure:
     page: str
@@ -145,6 +164,12 @@ class Figure:
 
 
 FIGURES = [
+    Figure(
+        "docs/validate.md",
+        r"one round gets ([\d.]+)% \((\d+) of (\d+) checks\); the (\d+) it misses",
+        chosen_one_round_core,
+        "the core coverage of the reference restricted to slide, chosen and one round",
+    ),
     Figure("docs/validate.md", r"suite \*\*(v\d+)\*\*", current_suite, "the current suite"),
     Figure(
         "docs/validate.md", r"instead of the current (v\d+)", current_suite, "the current suite"
@@ -290,3 +315,40 @@ def test_the_obligations_table_lists_what_dekal_prove_lists() -> None:
     rows = [row.split("|")[1] for row in table.splitlines()[2:]]
     named = {name for cell in rows for name in re.findall(r"`([\w.-]+)`", cell)}
     assert named == {o.name for o in OBLIGATIONS}
+
+
+BOT_SPEC = re.compile(r"\b(?:pimc|ismcts|greedy|random):[A-Za-z0-9_.=,-]*[A-Za-z0-9](?![\w=])")
+"""A bot with options as a page writes it (`pimc:samples=40,rollout=random`); one that ends
+in `=` is a completion the page shows, not a spec."""
+
+
+def test_every_bot_spec_a_page_shows_is_one_the_bots_read() -> None:
+    """docs/simulate.md showed `pimc:samples=40,worlds=8`; pimc has no option `worlds`
+    (issue 26). Each spec is read as `--bots` reads it (split, then dekal.cli._bot_specs)."""
+    from support.doc_pages import pages
+
+    from dekal.cli._bot_specs import checked_bot
+    from dekal.cli._simulate import split_bots
+    from dekal_ref.errors import NotationError
+
+    shown, refused = 0, []
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for found in BOT_SPEC.finditer(text):
+            for spec in split_bots(found.group(0).rstrip(",.")):
+                shown += 1
+                try:
+                    checked_bot(spec)
+                except NotationError as error:
+                    line = text.count("\n", 0, found.start()) + 1
+                    refused.append(f"{page.relative_to(ROOT)}:{line}: {spec}: {error.message}")
+    assert shown > 10
+    assert refused == []
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/guide.md"])
+def test_the_first_page_a_newcomer_reads_says_that_the_lowest_score_wins(page: str) -> None:
+    """Neither page said so (issue 26): its opening paragraphs state it, citing rule S3."""
+    opening = "\n".join((ROOT / page).read_text(encoding="utf-8").split("\n## ")[0:1])
+    said = re.search(r"lowest score wins.*?\(rule S3", opening, re.DOTALL)
+    assert said, f"{page}: the opening does not say that the lowest score wins (S3)"
