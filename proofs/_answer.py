@@ -116,8 +116,18 @@ def certified(
     method: str,
     proof: str,
     stats: dict[str, float] | None = None,
+    first: Move | None = None,
 ) -> Answer:
-    """Replay the witness on the reference engine (WitnessError if it does not) and wrap it."""
+    """Replay the witness on the reference engine (WitnessError if it does not) and wrap it.
+
+    A proved witness is first settled among the equal ones (`proofs._smallest`: the smallest
+    in move order that reaches the same outcome, starting with `first` when the query fixed
+    it), so that every method and install prints the same one."""
+    if proof:
+        from dekal.proofs._smallest import smallest_witness
+
+        key = points * KEY_CARDS + remaining
+        moves = smallest_witness(puzzle, moves, limit=key, first=first)
     outcome = certify(puzzle, moves, points, remaining)
     return Answer(
         points=points,
@@ -143,7 +153,7 @@ def greedy_answer(puzzle: Puzzle, first: Move | None, method: str) -> Answer:
     proof = ZERO if (line.points, line.remaining) == (0, 0) else ""
     return certified(
         puzzle, line.moves, line.points, line.remaining, started=started, method=method,
-        proof=proof,
+        proof=proof, first=first,
     )  # fmt: skip
 
 
@@ -169,8 +179,9 @@ def quick_answer(puzzle: Puzzle, first: Move | None, method: str) -> Answer:
     points, remaining = bits.score(grid)
     proof = ZERO if (points, remaining) == (0, 0) else ""
     return certified(
-        puzzle, moves, points, remaining, started=started, method=method, proof=proof
-    )
+        puzzle, moves, points, remaining, started=started, method=method, proof=proof,
+        first=first,
+    )  # fmt: skip
 
 
 Board = dict[Move, Answer]

@@ -36,6 +36,7 @@ names here still work.)
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dekal import bits, tables
@@ -59,6 +60,8 @@ from dekal.proofs._beam import BEAM_WIDTHS as BEAM_WIDTHS
 from dekal.proofs._beam import Guess as Guess
 from dekal.proofs._beam import beam as beam
 from dekal.proofs._beam import quick_bound as quick_bound
+from dekal.proofs._replay import replay
+from dekal.proofs._smallest import smallest_witness
 from dekal.proofs._steps import Step, moves_of, steps_of
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
@@ -300,6 +303,7 @@ def _answer(search: _Search | CompiledSearch, started: float, proof: str) -> Ans
         method=METHOD,
         proof=proof,
         stats=stats,
+        first=search.first,
     )
 
 
@@ -337,7 +341,7 @@ def minimum(
         f"{search.memo_size} states memoised"
     )
     if search.best is None:  # only the deadline stops a search before its first leaf
-        return _guessed(puzzle, guess, started)
+        return _guessed(puzzle, guess, started, first)
     if search.best_key == 0:
         proof = ZERO
     elif search.best_key <= search.floor:
@@ -347,7 +351,7 @@ def minimum(
     return _answer(search, started, proof)
 
 
-def _guessed(puzzle: Puzzle, guess: Guess, started: float) -> Answer:
+def _guessed(puzzle: Puzzle, guess: Guess, started: float, first: Move | None) -> Answer:
     """The beam's outcome as an answer: unproved, unless it is the least outcome (S2)."""
     proof = ZERO if (guess.points, guess.remaining) == (0, 0) else ""
     return certified(
@@ -359,6 +363,7 @@ def _guessed(puzzle: Puzzle, guess: Guess, started: float) -> Answer:
         method=METHOD,
         proof=proof,
         stats={"search_seconds": time.perf_counter() - started},
+        first=first,
     )
 
 
@@ -384,10 +389,19 @@ def at_most(
     )
     search.run()
     if search.best is not None:
-        return _answer(search, started, "")
+        moves = smallest_witness(puzzle, search.moves(), limit=(bound + 1) * KEY_CARDS - 1)
+        return settled(puzzle, moves, started)
     if search.timed_out:
         raise GaveUp(f"the search ran out of time (limit {deadline.limit:g} s)")
     return None
+
+
+def settled(puzzle: Puzzle, moves: Sequence[Move], started: float) -> Answer:
+    """A yes of `at_most` or `reach`, its witness settled (proofs._smallest), certified."""
+    found = replay(puzzle, moves)
+    return certified(
+        puzzle, moves, found.points, found.remaining, started=started, method=METHOD, proof=""
+    )
 
 
 def reach(
@@ -401,7 +415,7 @@ def reach(
     search = _Search(puzzle, deadline, bound=1 << 30, target=word)
     search.run()
     if search.best is not None and search.best_grid == word:
-        return _answer(search, started, "")
+        return settled(puzzle, smallest_witness(puzzle, search.moves(), target=target), started)
     if search.timed_out:
         raise GaveUp(f"the search ran out of time (limit {deadline.limit:g} s)")
     return None

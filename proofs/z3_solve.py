@@ -39,6 +39,7 @@ from dekal.proofs._beam import Guess
 from dekal.proofs._encoding import BoolExpr, Unrolling
 from dekal.proofs._moves import shapes
 from dekal.proofs._replay import replay
+from dekal.proofs._smallest import smallest_witness
 from dekal.proofs.limits import Deadline, z3_check
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.notation import Grid
@@ -185,6 +186,7 @@ def minimum(
             method=METHOD,
             proof=ZERO if (guess.points, guess.remaining) == (0, 0) else "",
             stats={"warm_start_seconds": warmed, "z3_models": 0},
+            first=first,
         )
     if witness is None:  # only a fixed first move can make a puzzle unsatisfiable
         raise GaveUp(f"no legal sequence starts with {first}")
@@ -278,6 +280,7 @@ def _descend(
         method=METHOD,
         proof=proof,
         stats=session.stats,
+        first=session.unrolled.first,
     )
 
 
@@ -292,6 +295,7 @@ def at_most(
     witness = session.check(session.unrolled.score_at_most(bound))
     if witness is None:
         return None
+    witness = list(smallest_witness(puzzle, witness, limit=(bound + 1) * KEY_CARDS - 1))
     found = replay(puzzle, witness)
     return certified(
         puzzle, witness, found.points, found.remaining, started=started, method=METHOD, proof=""
@@ -308,6 +312,7 @@ def reach(
     witness = session.check(session.unrolled.final_is(target))
     if witness is None:
         return None
+    witness = list(smallest_witness(puzzle, witness, target=target))
     found = replay(puzzle, witness)
     if found.final != tuple(target):
         raise AssertionError("a model's final grid is not the target it was asked to reach")

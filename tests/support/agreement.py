@@ -11,15 +11,56 @@ from __future__ import annotations
 import re
 
 VERBS = frozenset(
-    "is was has does leaves stays goes comes moves lands enters wins scores takes gives passes"
-    " survives cancels remains".split()
+    [
+        "is",
+        "was",
+        "has",
+        "does",
+        "leaves",
+        "stays",
+        "goes",
+        "comes",
+        "moves",
+        "lands",
+        "enters",
+        "wins",
+        "scores",
+        "takes",
+        "gives",
+        "passes",
+        "survives",
+        "cancels",
+        "remains",
+    ]
 )
 """Words ending in s that follow a card's value as its verb ("the 1 leaves"), not a plural."""
 
-NOUNS = (
-    "card hole case point puzzle game seat step round turn world obligation check rule bot"
-    " decision move action file character digit line deviation failure"
-).split()
+NOUNS = [
+    "card",
+    "hole",
+    "case",
+    "point",
+    "puzzle",
+    "game",
+    "seat",
+    "step",
+    "round",
+    "turn",
+    "world",
+    "obligation",
+    "check",
+    "rule",
+    "bot",
+    "decision",
+    "move",
+    "action",
+    "file",
+    "character",
+    "digit",
+    "line",
+    "deviation",
+    "failure",
+]
 """Nouns the tool counts."""
 
 ONE_PLURAL = re.compile(r"(?<![\w.,/-])1 ([a-z]{2,}s)\b")
