@@ -7,8 +7,8 @@ method, on every install, prints the same answer, the witness is settled after t
 has found its outcome: a depth-first walk in move order (`Move`'s order: the cell revealed,
 then the push, as `--rank` lists equal moves) returns the first sequence that does as well,
 pruning every state whose lower bound (`proofs.bounds.lower_key`) cannot, and remembering
-the states that cannot. The walk is bounded by a count of nodes, not by a clock, so where it
-finishes it finishes the same everywhere; past NODES (a puzzle with few optimal lines deep
+the states that cannot. The walk is bounded by a count of steps, not by a clock, so where it
+finishes it finishes the same everywhere; past STEPS (a puzzle with few optimal lines deep
 in move order) the method's own witness stands.
 """
 
@@ -23,12 +23,15 @@ from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.notation import Grid
 
 KEY_CARDS = 32  # proofs._answer.KEY_CARDS: points·32 + cards left is S3's order
-NODES = 20_000
-"""States the walk may enter: a few tenths of a second in Python at the most."""
+STEPS = 10_000
+"""Steps the walk may play, at most: a tenth of a second or so in Python. Measured on the 20
+puzzles of bench/hard_puzzles.json (4-8 steps): it settles 3 within it (median walk 0.135 s,
+slowest 0.41 s; 40,000 steps settled 7, slowest 0.93 s); it settles every puzzle of
+docs/puzzles.md and tests/solver/test_solver_same_witness.py."""
 
 
-class _OutOfNodes(Exception):
-    """The walk reached NODES: the method's witness stands."""
+class _OutOfSteps(Exception):
+    """The walk reached STEPS: the method's witness stands."""
 
 
 def smallest_witness(
@@ -41,11 +44,11 @@ def smallest_witness(
 ) -> tuple[Move, ...]:
     """The smallest sequence in move order whose final grid has key ≤ `limit` (points·32 +
     cards left), or is exactly `target`, starting with `first` when given; `found` (a
-    sequence that qualifies) when the walk runs out of NODES first."""
+    sequence that qualifies) when the walk runs out of STEPS first."""
     walk = _Walk(puzzle, limit, bits.pack(target) if target is not None else None, first)
     try:
         settled = walk.below(0, bits.pack(puzzle.grid), puzzle.face_down_mask)
-    except _OutOfNodes:
+    except _OutOfSteps:
         return tuple(found)
     return tuple(found) if settled is None else tuple(settled)
 
@@ -61,7 +64,7 @@ class _Walk:
         self.target = target
         self.first = first
         self.legal = tables.LEGAL[puzzle.variant]
-        self.nodes = 0
+        self.steps = 0
         self.dead: set[tuple[int, int, int]] = set()
 
     def qualifies(self, grid: int) -> bool:
@@ -78,9 +81,6 @@ class _Walk:
         state = (depth, grid, down)
         if state in self.dead:
             return None
-        self.nodes += 1
-        if self.nodes > NODES:
-            raise _OutOfNodes
         cards = self.puzzle.incoming
         if self.limit is not None and depth > 0:
             coming = cards[depth:] if cards is not None else None
@@ -89,6 +89,9 @@ class _Walk:
                 self.dead.add(state)
                 return None
         for move, step in self.moves(depth, down):
+            self.steps += 1
+            if self.steps > STEPS:
+                raise _OutOfSteps
             shift = 4 * move.reveal
             card = cards[depth] if cards is not None else (grid >> shift) & 0xF
             holed = grid & ~(0xF << shift)
