@@ -117,17 +117,18 @@ def certified(
     proof: str,
     stats: dict[str, float] | None = None,
     first: Move | None = None,
+    deadline: Deadline | None = None,
 ) -> Answer:
     """Replay the witness on the reference engine (WitnessError if it does not) and wrap it.
 
     A proved witness is first settled among the equal ones (`proofs._smallest`: the smallest
     in move order that reaches the same outcome, starting with `first` when the query fixed
-    it), so that every method and install prints the same one."""
+    it, within the query's `deadline`), so that every method and install prints the same one."""
     if proof:
         from dekal.proofs._smallest import smallest_witness
 
         key = points * KEY_CARDS + remaining
-        moves = smallest_witness(puzzle, moves, limit=key, first=first)
+        moves = smallest_witness(puzzle, moves, limit=key, first=first, deadline=deadline)
     outcome = certify(puzzle, moves, points, remaining)
     return Answer(
         points=points,

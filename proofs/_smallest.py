@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dekal import bits, tables
 from dekal.bits import PushStep
 from dekal.proofs import _bounds as bounds
+from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
 from dekal_ref.notation import Grid
 
@@ -41,11 +42,14 @@ def smallest_witness(
     limit: int | None = None,
     target: Grid | None = None,
     first: Move | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[Move, ...]:
     """The smallest sequence in move order whose final grid has key ≤ `limit` (points·32 +
     cards left), or is exactly `target`, starting with `first` when given; `found` (a
-    sequence that qualifies) when the walk runs out of STEPS first."""
+    sequence that qualifies) when the walk runs out of STEPS first, or `deadline` passes
+    (the query's own: settling never makes an answer late)."""
     walk = _Walk(puzzle, limit, bits.pack(target) if target is not None else None, first)
+    walk.deadline = deadline
     try:
         settled = walk.below(0, bits.pack(puzzle.grid), puzzle.face_down_mask)
     except _OutOfSteps:
@@ -65,6 +69,7 @@ class _Walk:
         self.first = first
         self.legal = tables.LEGAL[puzzle.variant]
         self.steps = 0
+        self.deadline: Deadline | None = None
         self.dead: set[tuple[int, int, int]] = set()
 
     def qualifies(self, grid: int) -> bool:
@@ -90,7 +95,9 @@ class _Walk:
                 return None
         for move, step in self.moves(depth, down):
             self.steps += 1
-            if self.steps > STEPS:
+            if self.steps > STEPS or (
+                self.steps % 256 == 0 and self.deadline is not None and self.deadline.expired()
+            ):
                 raise _OutOfSteps
             shift = 4 * move.reveal
             card = cards[depth] if cards is not None else (grid >> shift) & 0xF

@@ -304,6 +304,7 @@ def _answer(search: _Search | CompiledSearch, started: float, proof: str) -> Ans
         proof=proof,
         stats=stats,
         first=search.first,
+        deadline=search.deadline,
     )
 
 
@@ -389,7 +390,8 @@ def at_most(
     )
     search.run()
     if search.best is not None:
-        moves = smallest_witness(puzzle, search.moves(), limit=(bound + 1) * KEY_CARDS - 1)
+        limit = (bound + 1) * KEY_CARDS - 1
+        moves = smallest_witness(puzzle, search.moves(), limit=limit, deadline=deadline)
         return settled(puzzle, moves, started)
     if search.timed_out:
         raise GaveUp(f"the search ran out of time (limit {deadline.limit:g} s)")
@@ -415,7 +417,8 @@ def reach(
     search = _Search(puzzle, deadline, bound=1 << 30, target=word)
     search.run()
     if search.best is not None and search.best_grid == word:
-        return settled(puzzle, smallest_witness(puzzle, search.moves(), target=target), started)
+        moves = smallest_witness(puzzle, search.moves(), target=target, deadline=deadline)
+        return settled(puzzle, moves, started)
     if search.timed_out:
         raise GaveUp(f"the search ran out of time (limit {deadline.limit:g} s)")
     return None

@@ -281,6 +281,7 @@ def _descend(
         proof=proof,
         stats=session.stats,
         first=session.unrolled.first,
+        deadline=session.deadline,
     )
 
 
@@ -295,7 +296,8 @@ def at_most(
     witness = session.check(session.unrolled.score_at_most(bound))
     if witness is None:
         return None
-    witness = list(smallest_witness(puzzle, witness, limit=(bound + 1) * KEY_CARDS - 1))
+    limit = (bound + 1) * KEY_CARDS - 1
+    witness = list(smallest_witness(puzzle, witness, limit=limit, deadline=session.deadline))
     found = replay(puzzle, witness)
     return certified(
         puzzle, witness, found.points, found.remaining, started=started, method=METHOD, proof=""
@@ -312,7 +314,7 @@ def reach(
     witness = session.check(session.unrolled.final_is(target))
     if witness is None:
         return None
-    witness = list(smallest_witness(puzzle, witness, target=target))
+    witness = list(smallest_witness(puzzle, witness, target=target, deadline=session.deadline))
     found = replay(puzzle, witness)
     if found.final != tuple(target):
         raise AssertionError("a model's final grid is not the target it was asked to reach")
