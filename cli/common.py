@@ -49,6 +49,7 @@ from typer._click.core import Command, Context  # typer's vendored click
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 
+from dekal._streams import StreamLost, encodes
 from dekal.cli import paths
 from dekal.cli.help_format import ManPageCommand
 from dekal.cli.pictures import grid_picture as grid_picture  # re-exported: the commands' pictures
@@ -94,7 +95,9 @@ def print_json(payload: Any) -> None:
     that was not UTF-8 (its bytes kept as lone surrogates) is written as a \\u escape, not
     as the raw bytes a JSON reader would refuse."""
     line = json_line(payload)
-    if not line.isascii() and not _is_utf8(line):
+    if not line.isascii() and not (_is_utf8(line) and encodes(line)):
+        # a lone surrogate, or a terminal that cannot show the text (an ASCII locale):
+        # every non-ASCII character as a \u escape, which any reader decodes the same
         line = json.dumps(payload, separators=(",", ":"), allow_nan=False)
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
@@ -274,6 +277,11 @@ class DekalCommand(ManPageCommand):
             return super().invoke(ctx)
         except MissingExtra as missing:  # dekal.extras: one line naming the extra, exit 2
             fail(str(missing), kind="missing_extra", details=missing_details(missing))
+        except StreamLost as lost:  # standard output lost: dekal.cli.app.main says it
+            if lost.name != "standard input":
+                raise
+            fail(f"{lost.message}: give the input as an argument or a file", kind="input",
+                 field="standard input")  # fmt: skip
         finally:
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)

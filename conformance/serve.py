@@ -20,14 +20,16 @@ with status 0.
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
-import os
 import sys
 import traceback
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from dekal._streams import StreamLost, say
+from dekal._streams import install as install_streams
 from dekal.conformance.adapter import ProtocolAdapter, request_id
 from dekal.conformance.protocol import Message, refusal
 from dekal_ref.errors import NotationError
@@ -137,7 +139,7 @@ def serve(adapter: ProtocolAdapter, source: TextIO, sink: TextIO) -> None:
         try:
             sink.write(reply_line(reply))
             sink.flush()
-        except BrokenPipeError:
+        except BrokenPipeError:  # a sink of its caller's that is not dekal._streams'
             return  # nobody reads the replies any more: nothing left to do
         if quit:
             return
@@ -165,13 +167,17 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--seed must be a whole number from 0 to 2^64 - 1")
     if isinstance(sys.stdin, io.TextIOWrapper):  # undecodable bytes: a refusal, not a crash
         sys.stdin.reconfigure(errors="surrogateescape")
-    serve(bundled_adapter(args.engine, args.own_deal, args.seed), sys.stdin, sys.stdout)
+    install_streams()  # dekal._streams: closed, full or gone streams end it in one line
     try:
+        serve(bundled_adapter(args.engine, args.own_deal, args.seed), sys.stdin, sys.stdout)
         sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away: send what Python still holds to /dev/null, so that the
-        # interpreter's own flush at exit does not fail again, and end with status 0.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except StreamLost as lost:
+        # A reader that went away (or was never there, or an input that is closed) ends
+        # the service: status 0. A reader that cannot take the replies (a full disk) is an
+        # error of the service: one line, status 1.
+        if lost.errno not in (errno.EPIPE, errno.EBADF):
+            say(f"error: {lost.message}")
+            raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

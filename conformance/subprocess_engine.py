@@ -15,6 +15,7 @@ import shlex
 import subprocess
 import threading
 import time
+import uuid
 from typing import Any
 
 from dekal.conformance.engine_link import (
@@ -24,7 +25,7 @@ from dekal.conformance.engine_link import (
     check_reply,
     handshake,
 )
-from dekal.conformance.process_group import exit_status, pauses, stop_group
+from dekal.conformance.process_group import ENGINE_MARK, exit_status, pauses, stop_group
 from dekal.conformance.protocol import Message
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import read_json
@@ -77,6 +78,7 @@ class SubprocessEngine:
         self.selector: selectors.BaseSelector | None = None  # the running process's pipes
         self.next_id = 0
         self.info: Message = {}
+        self.mark = ""  # ENGINE_MARK of the running process (process_group)
         self.start()
 
     def __enter__(self) -> SubprocessEngine:
@@ -117,6 +119,7 @@ class SubprocessEngine:
         which closes the engine.
         """
         failed: list[OSError] = []
+        mark = self.mark = uuid.uuid4().hex
 
         def spawn() -> None:
             try:
@@ -126,6 +129,7 @@ class SubprocessEngine:
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
                     start_new_session=True,
+                    env={**os.environ, ENGINE_MARK: mark},  # inherited by all it starts
                 )
             except OSError as error:
                 failed.append(error)
@@ -294,7 +298,7 @@ class SubprocessEngine:
                 break
             self._drain(stdout.fileno(), stderr)  # an engine blocked on a full pipe can exit
             time.sleep(pause)
-        stop_group(process)
+        stop_group(process, mark=self.mark)
         self._drain(stdout.fileno(), stderr)
         for stream in (stdout, stderr):
             with contextlib.suppress(OSError, ValueError):
