@@ -18,6 +18,7 @@ import time
 import uuid
 from typing import Any
 
+from dekal.conformance._engine_text import visible
 from dekal.conformance.engine_link import (
     DEFAULT_TIMEOUT,
     EngineError,
@@ -315,6 +316,6 @@ class SubprocessEngine:
 
     def diagnostics(self) -> str:
         """The last lines of the engine's stderr (within its last 8 KiB), long lines cut."""
-        text = bytes(self.stderr_tail).decode("utf-8", errors="replace")
+        text = visible(bytes(self.stderr_tail).decode("utf-8", errors="replace"))
         lines = [shown_line(line.rstrip()) for line in text.splitlines() if line.strip()]
         return "\n".join(lines[-20:])
