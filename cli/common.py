@@ -274,6 +274,7 @@ class DekalCommand(ManPageCommand):
         token = _JSON_ERRORS.set(bool(ctx.params.get("json_output")))
         printed = _JSON_PRINTED.set(False)
         try:
+            _refuse_overwriting_an_input(ctx)
             return super().invoke(ctx)
         except MissingExtra as missing:  # dekal.extras: one line naming the extra, exit 2
             fail(str(missing), kind="missing_extra", details=missing_details(missing))
@@ -286,6 +287,49 @@ class DekalCommand(ManPageCommand):
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)
             _ARGUMENTS.set(())
+
+
+def _refuse_overwriting_an_input(ctx: Context) -> None:
+    """An option naming a file to write that is one of the files the command reads (an
+    argument or option naming an existing file) is refused before any work (issue 29)."""
+    outputs: dict[str, object] = {}
+    inputs: dict[str, object] = {}
+    for param in ctx.command.params:
+        values = ctx.params.get(str(param.name))
+        if values is None or isinstance(values, bool):
+            continue
+        check = _parser_name(param)
+        name = _param_label(param)
+        if check in paths.OUTPUT_CHECKS:
+            outputs[name] = values
+        else:
+            for number, value in enumerate(values if isinstance(values, list) else [values]):
+                inputs[f"{name}#{number}"] = value
+    clash = paths.output_among_inputs(outputs, inputs)
+    if clash is not None:
+        output, read = clash[0], clash[1].partition("#")[0]
+        fail(
+            f"{shown(str(ctx.params[_param_name(ctx, output)]))} is also read by this command"
+            f" ({read}): writing it would destroy it; name another file",
+            field=output,
+        )
+
+
+def _parser_name(param: Any) -> str:
+    """The name of the `parser=` a parameter was declared with ("" when none): typer keeps
+    it in the parameter's type descriptor (or, in older releases, as its type's func)."""
+    info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
+    parser = getattr(info, "parser", None) or getattr(getattr(param, "type", None), "func", None)
+    return str(getattr(parser, "__name__", ""))
+
+
+def _param_label(param: Any) -> str:
+    longs = [opt for opt in getattr(param, "opts", []) if opt.startswith("--")]
+    return longs[0] if longs else str(param.metavar or param.name).upper()
+
+
+def _param_name(ctx: Context, label: str) -> str:
+    return next(str(p.name) for p in ctx.command.params if _param_label(p) == label)
 
 
 class DekalGroup(TyperGroup):

@@ -20,7 +20,7 @@ from dekal.cli.common import (
     parse_seconds,
     read_text_file,
 )
-from dekal.cli.written import wrote
+from dekal.cli.written import write_output, wrote
 from dekal.conformance.client import (
     Engine,
     EngineUnusable,
@@ -149,8 +149,5 @@ JsonFlag = Annotated[
 
 
 def write_file(path: Path, text: str, option: str, quiet: bool = False) -> None:
-    try:  # checked before the work; the disk can still refuse
-        path.write_text(text, "utf-8")
-    except OSError as error:
-        fail(f"{path}: {error.strerror}", kind="input", field=option)
+    write_output(path, text, option)  # whole or not at all: dekal._atomic
     wrote(path, quiet)

@@ -291,7 +291,8 @@ def write_plot_file(summary: Summary, path: Path, setup: Setup, games: int) -> N
     try:
         write_plot(summary, path, title, match=rules.threshold is not None)
     except OSError as error:  # checked before the run; the disk can still refuse
-        fail(f"{path}: {error.strerror}", kind="input", field="--plot")
+        why = getattr(error, "why", None) or error.strerror  # dekal._atomic.NotWritten
+        fail(f"{path}: cannot write: {why}", kind="input", field="--plot")
 
 
 def report_json(summary: Summary, setup: Setup, games: int) -> dict[str, Any]:

@@ -50,6 +50,7 @@ def stop_while_loading() -> None:
     for handled in STOPPED:
         signal.signal(handled, _stopped_while_loading)
 
+
 STOP_GRACE = 10.0
 """Seconds the unwinding after a signal may take (engines get TERM_GRACE each to quit, a
 local Dask cluster some seconds to close) before the command ends anyway."""
