@@ -40,6 +40,7 @@ from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
 from dekal._streams import EXIT_NOT_WRITTEN, StreamLost, lost_exit, say  # noqa: E402
 from dekal._streams import install as install_streams  # noqa: E402
+from dekal.cli._home import guard_home  # noqa: E402
 from dekal.cli.stopping import (  # noqa: E402
     Interrupted,
     kill_descendants,
@@ -216,6 +217,7 @@ def main() -> None:
     standard stream that is closed, full or gone is one line and its exit code
     (dekal._streams); so is a system limit met anywhere (descriptors, file size, disk)."""
     install_streams()
+    guard_home()  # a missing $HOME: the libraries' caches go to a private folder
     adopt_orphans()  # what any process started leaves behind is handed to this one
     with stopped_by_signals():
         try:
