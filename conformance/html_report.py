@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dekal.conformance._report_schema import problem as schema_problem
 from dekal.conformance.coverage import RULE_ORDER
 from dekal.conformance.divergence_html import divergence_html
 from dekal.conformance.html_tables import SHOWN_CHARS, esc
@@ -84,6 +85,9 @@ def check_report(data: Any, where: str) -> dict[str, Any]:
             f"report_version {shortened(json.dumps(version))} is not known: "
             f"this dekal reads version {', '.join(map(str, KNOWN_VERSIONS))}",
         )
+    broken = schema_problem(data)  # spec/schemas/conformance-report.schema.json
+    if broken is not None:
+        raise ReportError(f"{where}: {broken[0]}", broken[1])
     engines = data.get("engines")
     if not isinstance(engines, list) or not engines:
         raise ReportError(where, "engines: a non-empty list of engines is expected")
