@@ -5,7 +5,7 @@ the libraries a command loads keep their caches under $HOME (matplotlib makes it
 with every missing parent, and as root it succeeds anywhere). `guard_home`, called first
 thing by the `dekal` command, points them at a private temporary folder, removed at exit,
 when $HOME is not an existing folder this user may write in. Dékal's own cache (the fuzz
-example database) is then not kept at all: dekal.conformance.shrink.default_database_path.
+example database) is then not kept at all: dekal.conformance.fuzz._shrink.default_database_path.
 """
 
 from __future__ import annotations
