@@ -163,7 +163,7 @@ class SafeOutput(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:
         if not isinstance(text, str):  # click tells a text stream by this TypeError
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         with self._lock:
@@ -250,7 +250,7 @@ class ClosedInput(io.TextIOBase):
     def __iter__(self) -> Any:
         raise self._lost()
 
-    def __next__(self) -> str:
+    def __next__(self) -> str:  # type: ignore[override]
         raise self._lost()
 
 

@@ -156,7 +156,7 @@ def test_an_output_that_is_an_input_is_refused_before_any_work(
         (lambda e: e["summary"].__setitem__("fail", ""), "engines[0].summary.fail"),
         (lambda e: e.__setitem__("summary", 5), "engines[0].summary"),
         (lambda e: e["coverage"].__setitem__("claimed", 1.5), "engines[0].coverage.claimed"),
-        (lambda e: e["cases"][0].__setitem__("status", "won"), "engines[0].cases[0].status"),
+        (lambda e: e["cases"][0].__setitem__("status", 7), "engines[0].cases[0].status"),
         (lambda e: e.pop("hello"), "engines[0].hello"),
     ],
 )  # fmt: skip
