@@ -1,10 +1,10 @@
 """Engines that send what no terminal, page or file should take, or leave a daemon (issue 29).
 
-tests/miniatures/engines/unsafe_text.py puts a lone surrogate, terminal sequences (a window title, a
-cleared screen, CSI) and a right-to-left override in its name, its refusals and its stderr;
-tests/miniatures/engines/setsid_daemon.py starts a daemon that leaves its group, session and parent.
-Whatever they do, the text report, --html, --junit, --json and the fuzz record hold no
-raw escape and encode as UTF-8, and no process of theirs is left running.
+tests/miniatures/engines/unsafe_text.py puts a lone surrogate, terminal sequences (a window
+title, a cleared screen, CSI) and a right-to-left override in its name, its refusals and its
+stderr; tests/miniatures/engines/setsid_daemon.py starts a daemon that leaves its group,
+session and parent. Whatever they do, the text report, --html, --junit, --json and the fuzz
+record hold no raw escape and encode as UTF-8, and no process of theirs is left running.
 """
 
 from __future__ import annotations
