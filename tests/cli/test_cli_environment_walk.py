@@ -237,3 +237,31 @@ def test_a_sighup_at_any_moment_ends_the_command_in_one_line_or_not_at_all(
     assert process.returncode in (0, 1, 129), said
     if process.returncode == 129:
         assert said[-1:] == ["error: hung up (SIGHUP)"] and "Traceback" not in stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("sent", "code", "said"),
+    [(signal.SIGTERM, 143, "error: terminated (SIGTERM)"), (signal.SIGHUP, 129,
+      "error: hung up (SIGHUP)")],
+    ids=["sigterm", "sighup"],
+)  # fmt: skip
+def test_a_signal_at_the_first_instruction_is_said_and_exits_with_its_code(
+    sent: signal.Signals, code: int, said: str, tmp_path: Path
+) -> None:
+    """The moment the handler is in place (before typer, before any command is imported):
+    a SIGTERM in the first tenth of a second once ended the command without its line."""
+    process = subprocess.Popen(
+        [DEKAL, "score", "5T32/1444/9999/TT11"], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path,
+    )  # fmt: skip
+    try:
+        end = time.monotonic() + BOUND
+        while not caught_signals(process.pid) & (1 << (sent - 1)):
+            assert process.poll() is None and time.monotonic() < end, "no handler"
+            time.sleep(0.0005)
+        process.send_signal(sent)
+        _, stderr = process.communicate(timeout=BOUND)
+    finally:
+        process.kill()
+        process.wait()
+    assert (process.returncode, stderr.decode().splitlines()) in ((code, [said]), (0, []))

@@ -10,9 +10,21 @@ record hold no raw escape and encode as UTF-8, and no process of theirs is left 
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 from pathlib import Path
 
-from test_hostile_engines import dekal_here, engine, marker, none_left
+import pytest
+from test_hostile_engines import (
+    BOUND,
+    DEKAL,
+    dekal_here,
+    engine,
+    marker,
+    none_left,
+    one_line_error,
+    started,
+)
 
 from dekal.conformance.drive._engine_text import cleaned, visible
 
@@ -77,4 +89,27 @@ def test_a_daemon_is_ended_when_the_fuzzer_closes_its_engine(marker: str) -> Non
         "conformance", "fuzz", "--engine", engine("setsid_daemon", marker), "--games", "1",
         "--no-db", "--shrink-seconds", "0",
     )  # fmt: skip
+    assert none_left(marker)
+
+
+@pytest.mark.parametrize(
+    "command", ["run", pytest.param("fuzz", marks=pytest.mark.deep)], ids=["run", "fuzz"]
+)
+def test_a_closed_terminal_stops_the_judge_and_its_engine(command: str, marker: str) -> None:
+    """SIGHUP (a terminal closed, an ssh connection dropped) once killed `conformance run`
+    and `fuzz` with no word, their engine's children left spinning: it is a SIGTERM now."""
+    extra = ["--games", "1000", "--no-db"] if command == "fuzz" else []
+    process = subprocess.Popen(
+        [DEKAL, "conformance", command, "--engine", engine("ignore_term", marker), *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert started(marker, 3)  # dekal (the marker is in its --engine), the engine, its child
+        process.send_signal(signal.SIGHUP)
+        _, stderr = process.communicate(timeout=BOUND)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 129
+    assert one_line_error(stderr) == "error: hung up (SIGHUP)"
     assert none_left(marker)
