@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> None:
     if not 0 <= args.seed < 2**64:
         parser.error("--seed must be a whole number from 0 to 2^64 - 1")
     if isinstance(sys.stdin, io.TextIOWrapper):  # undecodable bytes: a refusal, not a crash
-        sys.stdin.reconfigure(errors="surrogateescape")
+        # the protocol is UTF-8 whatever the locale (LC_ALL=C would read ASCII)
+        sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
     install_streams()  # dekal._streams: closed, full or gone streams end it in one line
     try:
         serve(bundled_adapter(args.engine, args.own_deal, args.seed), sys.stdin, sys.stdout)

@@ -175,3 +175,16 @@ def test_a_saved_report_that_breaks_its_schema_is_refused_naming_the_field(
 def test_the_schema_takes_the_reports_run_writes(saved: Path) -> None:
     assert problem(json.loads(saved.read_text())) is None
 
+
+
+def test_serve_speaks_utf8_json_whatever_the_locale() -> None:
+    """The protocol is UTF-8 (spec/protocol.md): in a C locale serve once read requests as
+    ASCII (a request with `é` was "not UTF-8 text") and would write replies it cannot encode."""
+    done = subprocess.run(
+        [sys.executable, "-m", "dekal.conformance.serve"],
+        input='{"id":2,"cmd":"score","grid":"é"}\n'.encode(), capture_output=True, timeout=120,
+        env={**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0"},
+    )  # fmt: skip
+    reply = json.loads(done.stdout.decode("ascii"))
+    assert (reply["id"], reply["error"]["kind"]) == (2, "notation")
+    assert "é" in reply["error"]["message"]
