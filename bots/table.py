@@ -30,6 +30,7 @@ from dekal.simulate import deal_stream
 from dekal.state import FastState
 from dekal_ref.actions import Action
 from dekal_ref.errors import IllegalAction
+from dekal_ref.ranking import ranking
 from dekal_ref.record import format_record, record_from_game
 from dekal_ref.state import GameState, Phase, Rules
 
@@ -87,4 +88,19 @@ def play_game(
         state = fast.apply(state, action)
         actions.append(action)
     record = record_from_game(rules, dealt, first_player, actions, seed=seed)
-    return PlayedGame(tuple(actions), to_reference(state), format_record(record))
+    final = to_reference(state)
+    tell_game_over(bots, final)
+    return PlayedGame(tuple(actions), final, format_record(record))
+
+
+def tell_game_over(bots: Sequence[Bot], final: GameState) -> None:
+    """Each bot that listens (a `game_over(view, places)` method: a program's seats,
+    spec/bot-protocol.md) is told the final public view and every seat's place, once."""
+    places = [0] * final.players
+    for standing in ranking(final):
+        places[standing.seat] = standing.place
+    view = observation_of(final)
+    for bot in {id(bot): bot for bot in bots}.values():
+        listener = getattr(bot, "game_over", None)
+        if listener is not None:
+            listener(view, places)
