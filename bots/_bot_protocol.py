@@ -122,8 +122,7 @@ def read_info(value: object) -> dict[str, Any]:
     kept: dict[str, Any] = {}
     for name, kind in INFO_FIELDS.items():
         field = value.get(name)
-        if kind is float and _whole(field) or isinstance(field, kind) and not isinstance(
-            field, bool
-        ):
+        number = kind is float and _whole(field)
+        if number or isinstance(field, kind) and not isinstance(field, bool):
             kept[name] = field
     return kept

@@ -1,8 +1,9 @@
 """A bot that is a program: `cmd:./mybot` plays a seat over the bot protocol
 (spec/bot-protocol.md), behind the same `act` as our in-process bots.
 
-Each seat the bot plays gets its own process, started at the seat's first decision with the
-engine driver's transport (dekal.conformance.subprocess_engine: its own session and process
+Each seat the bot plays at once gets its own process (a game over, the process plays the
+next game at whichever seat), started at the seat's first decision with the engine driver's
+transport (dekal.conformance.subprocess_engine: its own session and process
 group, non-blocking pipes read with a deadline, the last 8 KiB of stderr kept, the group
 ended and the process reaped on close). A new game is told when the seat's Draws stream is
 a new one (the table loop makes one per game): its seed is the stream's state, so a bot
@@ -16,6 +17,7 @@ decision starts a new one.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -100,9 +102,9 @@ def claims(info: Message, rules: Rules) -> bool:
     )
 
 
-@dataclass
-class _Seat:
-    """One seat's process and the game it was last told of."""
+@dataclass(eq=False)
+class _Link:
+    """One process of the bot, and the game (its seat's Draws stream) it is playing."""
 
     process: BotProcess
     draws: Draws | None = None
@@ -126,7 +128,10 @@ class ProcessBot:
     command: str
     think_ms: int = THINK_MS
     samples: int | None = None
-    seats: dict[int, _Seat] = field(default_factory=dict, repr=False)
+    links: list[_Link] = field(default_factory=list, repr=False)
+    """Every process of the bot: one per seat it plays at once."""
+    seats: dict[int, _Link] = field(default_factory=dict, repr=False)
+    """The process playing each seat of the current game(s)."""
     info: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
     """Each seat's last `info` (spec/bot-protocol.md, `think`): what the bot said it saw."""
 
@@ -146,20 +151,28 @@ class ProcessBot:
         self.close()
 
     def hello(self, seat: int = 0) -> Message:
-        """The seat's process's `hello` reply (started if it is not running)."""
-        return self._seat(seat).process.info
+        """The `hello` reply of the process playing `seat` (one is started if none is)."""
+        return self._link(seat).process.info
 
-    def _seat(self, seat: int) -> _Seat:
+    def _link(self, seat: int) -> _Link:
+        """The process playing `seat`: the one that played it last, else an idle one (its
+        game over), else a new one."""
         if seat not in self.seats:
-            try:
-                process = BotProcess(self.command, CONTROL_SECONDS)
-            except EngineUnusable as error:
-                raise BotUnusable(f"bot {self.name}: {error}") from None
-            self.seats[seat] = _Seat(process)
+            busy = {id(link) for link in self.seats.values()}
+            idle = [link for link in self.links if id(link) not in busy]
+            if idle:
+                self.seats[seat] = idle[0]
+            else:
+                try:
+                    process = BotProcess(self.command, CONTROL_SECONDS)
+                except EngineUnusable as error:
+                    raise BotUnusable(f"bot {self.name}: {error}") from None
+                self.links.append(_Link(process))
+                self.seats[seat] = self.links[-1]
         return self.seats[seat]
 
     def act(self, obs: Observation, seat: int, draws: Draws) -> Action:
-        link = self._seat(seat)
+        link = self._link(seat)
         if link.draws is not draws or link.rules != obs.rules:
             self._new_game(link, obs.rules, seat, draws)
         budget: Message = {"ms": self.think_ms}
@@ -184,7 +197,7 @@ class ProcessBot:
         assert action is not None
         return action
 
-    def _new_game(self, link: _Seat, rules: Rules, seat: int, draws: Draws) -> None:
+    def _new_game(self, link: _Link, rules: Rules, seat: int, draws: Draws) -> None:
         if not claims(link.process.info, rules):
             self.close_seat(seat)
             raise BotUnusable(f"bot {self.name} does not claim these rules in its hello")
@@ -199,21 +212,19 @@ class ProcessBot:
     def game_over(self, final: Observation, places: list[int]) -> None:
         """Tell every seat this bot played that the game is over (spec/bot-protocol.md,
         `game_over`): its final view and the places. A bot that does not answer in time
-        is ended (its next game starts a new process)."""
+        is ended (its next game starts a new process). Every process is idle after it."""
         for seat, link in list(self.seats.items()):
             if link.draws is None:
                 continue
             message = {"cmd": "game_over", "view": format_public_view(final), "places": places}
-            try:
+            with contextlib.suppress(BotForfeit):  # _ask closed it: the game is scored
                 self._ask(seat, message, CONTROL_SECONDS)
-            except BotForfeit:
-                pass  # _ask closed it: the game is scored already
-            else:
-                link.draws = None
+            link.draws = None
+        self.seats.clear()
 
     def _ask(self, seat: int, message: Message, seconds: float) -> Message:
         """The reply to one request, or a BotForfeit saying why there is none."""
-        process = self._seat(seat).process
+        process = self._link(seat).process
         start = time.monotonic()
         try:
             return process.request(message, seconds)
@@ -235,11 +246,15 @@ class ProcessBot:
         raise BotForfeit(seat, self.name, kind, message)
 
     def close_seat(self, seat: int) -> None:
-        """End the seat's process (its whole group) and forget it."""
+        """End the process playing `seat` (its whole group) and forget it."""
         link = self.seats.pop(seat, None)
         if link is not None:
+            self.links.remove(link)
             link.process.close()
 
     def close(self) -> None:
-        for seat in list(self.seats):
-            self.close_seat(seat)
+        """End every process of the bot (each one's whole group)."""
+        self.seats.clear()
+        links, self.links = self.links, []
+        for link in links:
+            link.process.close()

@@ -153,9 +153,7 @@ def _nothing(request: Message) -> Message:
     return {}
 
 
-def decide(
-    bot: Bot, obs: object, seat: int, draws: Draws, choices: int
-) -> tuple[Action, Message]:
+def decide(bot: Bot, obs: object, seat: int, draws: Draws, choices: int) -> tuple[Action, Message]:
     """The bot's action and what it can say about it: pimc says the worlds it sampled and the
     best mean utility (the same draws as `act`, so the same action)."""
     if isinstance(bot, PimcBot) and choices > 1:

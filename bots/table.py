@@ -58,20 +58,30 @@ def seat_to_act(state: FastState) -> int:
 
 
 def play_game(
-    rules: Rules, bots: Sequence[Bot], seed: int, first_player: int | None = None
+    rules: Rules,
+    bots: Sequence[Bot],
+    seed: int,
+    first_player: int | None = None,
+    draws_seed: int | None = None,
 ) -> PlayedGame:
     """Play one game (a single round, or a match to the threshold) from the game seed `seed`.
 
     `bots[s]` plays seat s. A bot that answers with an action that is not one of its legal
     actions is refused with IllegalAction naming rule B1 (and the bot and the action).
+    With `draws_seed`, seat s draws from Draws(seat_seed(draws_seed, s)) instead of the
+    game seed's stream: a seed that says nothing about the deal (`dekal match` gives one,
+    spec/bot-protocol.md, `new_game`).
     """
     arguments.seed("seed", seed)
+    if draws_seed is not None:
+        arguments.seed("draws_seed", draws_seed)
     if len(bots) != rules.players:
         raise IllegalAction("M2", f"{len(bots)} bots for {rules.players} seats")
     deals = deal_stream(seed, rules.players)
     dealt = [next(deals)]
     state = fast.new_game(rules, dealt[0], first_player)
-    draws = [Draws(seat_seed(seed, seat)) for seat in range(rules.players)]
+    stream = seed if draws_seed is None else draws_seed
+    draws = [Draws(seat_seed(stream, seat)) for seat in range(rules.players)]
     actions: list[Action] = []
     while state.phase is not Phase.OVER:
         if state.phase is Phase.NEXT_ROUND:

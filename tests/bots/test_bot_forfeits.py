@@ -29,7 +29,7 @@ def forfeit_of(bot: ProcessBot) -> BotForfeit:
     with bot, pytest.raises(BotForfeit) as caught:
         play_game(Rules(players=2), [make_bot("greedy"), bot], seed=3)
     assert caught.value.seat == 1 and caught.value.bot == bot.name
-    assert bot.seats == {}  # the forfeiting seat's process is gone
+    assert bot.links == []  # the forfeiting seat's process is gone
     return caught.value
 
 
@@ -73,7 +73,8 @@ def test_a_command_that_does_not_start_is_unusable() -> None:
 def test_the_processes_a_bot_starts_end_with_it() -> None:
     bot = faulty("noisy")
     play_game(Rules(players=2), [bot, make_bot("random")], seed=4)
-    group = bot.seats[0].process.process.pid  # type: ignore[union-attr]
+    (link,) = bot.links
+    group = link.process.process.pid  # type: ignore[union-attr]
     assert sum(pgrp == group for _, _, pgrp in process_table().values()) == 2  # bot and child
     bot.close()
     assert not group_alive(group)

@@ -31,7 +31,7 @@ def test_a_served_bot_plays_the_same_games_as_in_process() -> None:
 def test_closing_the_bot_ends_every_process_it_started() -> None:
     outside = make_bot(f"{SERVE} greedy")
     play_game(Rules(players=2), [outside, outside], seed=1)
-    groups = [link.process.process.pid for link in outside.seats.values()]  # type: ignore[union-attr]
+    groups = [link.process.process.pid for link in outside.links]  # type: ignore[union-attr]
     assert len(groups) == 2
     outside.close()
     assert not any(group_alive(group) for group in groups)
