@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from dekal.bots.observation import Observation, format_public_view, legal_actions
-from dekal.conformance.protocol import Message
+from dekal.conformance.drive._protocol import Message
 from dekal_ref.reading import SEED_MAX, describe_json
 from dekal_ref.state import Rules
 

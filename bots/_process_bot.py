@@ -3,7 +3,7 @@
 
 Each seat the bot plays at once gets its own process (a game over, the process plays the
 next game at whichever seat), started at the seat's first decision with the engine driver's
-transport (dekal.conformance.subprocess_engine: its own session and process
+transport (dekal.conformance.drive._subprocess_engine: its own session and process
 group, non-blocking pipes read with a deadline, the last 8 KiB of stderr kept, the group
 ended and the process reaped on close). A new game is told when the seat's Draws stream is
 a new one (the table loop makes one per game): its seed is the stream's state, so a bot
@@ -34,10 +34,10 @@ from dekal.bots._bot_protocol import (
     think_request,
 )
 from dekal.bots.observation import Observation, format_public_view, legal_actions
-from dekal.conformance.engine_link import EngineError, EngineUnusable
-from dekal.conformance.process_group import exit_status
-from dekal.conformance.protocol import Message
-from dekal.conformance.subprocess_engine import SubprocessEngine
+from dekal.conformance.drive._engine_link import EngineError, EngineUnusable
+from dekal.conformance.drive._process_group import exit_status
+from dekal.conformance.drive._protocol import Message
+from dekal.conformance.drive._subprocess_engine import SubprocessEngine
 from dekal.draws import Draws
 from dekal_ref.actions import Action, parse_action
 from dekal_ref.errors import NotationError

@@ -30,12 +30,12 @@ from dekal.bots._bot_protocol import (
     read_seat,
     read_seed,
 )
+from dekal.bots._pimc import PimcBot
 from dekal.bots.bot import Bot, make_bot
 from dekal.bots.observation import legal_actions, read_public_view
-from dekal.bots.pimc import PimcBot
-from dekal.conformance.adapter import request_id
-from dekal.conformance.protocol import Message, refusal
-from dekal.conformance.serve import refused, reply_line, request_lines
+from dekal.conformance.drive._adapter import request_id
+from dekal.conformance.drive._protocol import Message, refusal
+from dekal.conformance.drive._serve import refused, reply_line, request_lines
 from dekal.draws import Draws
 from dekal_ref.actions import Action
 from dekal_ref.errors import DekalError, NotationError

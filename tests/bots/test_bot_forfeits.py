@@ -2,7 +2,7 @@
 with garbage, refuses, or dies loses its game at that decision with a BotForfeit naming the
 seat and the kind; its process group is ended, and its seat's next game starts a new process.
 A program that cannot be played at all (another protocol version) is BotUnusable.
-The planted faults are the modes of tests/bots/faulty_bots/faulty.py."""
+The planted faults are the modes of tests/miniatures/bots/faulty_bot.py."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ import pytest
 from dekal.bots._process_bot import BotForfeit, BotUnusable, ProcessBot
 from dekal.bots.bot import make_bot
 from dekal.bots.table import play_game
-from dekal.conformance.process_group import group_alive, process_table
+from dekal.conformance.drive._process_group import group_alive, process_table
 from dekal_ref.state import Rules
 
-FAULTY = Path(__file__).resolve().parent / "faulty_bots" / "faulty.py"
+FAULTY = Path(__file__).resolve().parents[1] / "miniatures" / "bots" / "faulty_bot.py"
 
 
 def faulty(mode: str, think_ms: int = 2000) -> ProcessBot:

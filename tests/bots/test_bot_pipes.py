@@ -8,7 +8,7 @@ import sys
 
 from dekal.bots.bot import make_bot
 from dekal.bots.table import play_game
-from dekal.conformance.process_group import group_alive
+from dekal.conformance.drive._process_group import group_alive
 from dekal_ref.state import Rules
 
 SERVE = f"cmd:{sys.executable} -m dekal.bots.serve"

@@ -1,5 +1,5 @@
 """A bot program with one planted fault (spec/bot-protocol.md, "Forfeits"), for the tests
-that show the table and `dekal bots check` catch it: `python faulty.py MODE`.
+that show the table and `dekal bots check` catch it: `python faulty_bot.py MODE`.
 
 Modes: `fine` (plays the first legal action, no fault), `illegal` (a move of another seat),
 `late` (sleeps past any budget at its third decision), `crash` (exits at its third decision),
