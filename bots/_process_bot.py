@@ -127,7 +127,8 @@ class ProcessBot:
 
     command: str
     think_ms: int = THINK_MS
-    samples: int | None = None
+    budget_samples: int | None = None
+    """`budget.samples` sent with every `think` (None: none sent)."""
     links: list[_Link] = field(default_factory=list, repr=False)
     """Every process of the bot: one per seat it plays at once."""
     seats: dict[int, _Link] = field(default_factory=dict, repr=False)
@@ -176,8 +177,8 @@ class ProcessBot:
         if link.draws is not draws or link.rules != obs.rules:
             self._new_game(link, obs.rules, seat, draws)
         budget: Message = {"ms": self.think_ms}
-        if self.samples is not None:
-            budget["samples"] = self.samples
+        if self.budget_samples is not None:
+            budget["samples"] = self.budget_samples
         reply = self._ask(seat, think_request(obs, seat, budget), self.think_ms / 1000)
         if not reply["ok"]:
             self._forfeit(seat, "refused", f"it refused to think: {reply.get('error')}")

@@ -274,10 +274,23 @@ class DekalCommand(ManPageCommand):
             return super().invoke(ctx)
         except MissingExtra as missing:  # dekal.extras: one line naming the extra, exit 2
             fail(str(missing), kind="missing_extra", details=missing_details(missing))
+        except Exception as error:
+            if _bot_program_failed(error):  # spec/bot-protocol.md, section 5: exit 3
+                fail(str(error), EXIT_ENGINE, kind="engine", field="--bots")
+            raise
         finally:
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)
             _ARGUMENTS.set(())
+
+
+def _bot_program_failed(error: Exception) -> bool:
+    """Is `error` a bot program's forfeit or failure to start (dekal.bots._process_bot)? Only
+    a command that played a `cmd:` bot has imported that module, so no other pays for it."""
+    programs = sys.modules.get("dekal.bots._process_bot")
+    return programs is not None and isinstance(
+        error, (programs.BotForfeit, programs.BotUnusable)
+    )
 
 
 class DekalGroup(TyperGroup):
