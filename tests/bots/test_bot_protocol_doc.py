@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from dekal.bots._check import check_bot
 from dekal.bots._process_bot import ProcessBot
 from dekal.bots.observation import Observation, legal_actions
 from dekal.bots.serve import BotServer, serve
@@ -64,3 +65,5 @@ def test_the_whole_bot_of_section_6_plays_as_its_policy_in_process(tmp_path: Pat
         piped = play_game(rules, [FirstLegal(), outside, outside], seed=11)
         assert outside.hello(1)["name"] == "first-legal"
     assert piped.record == play_game(rules, [FirstLegal()] * 3, seed=11).record
+    report = check_bot(lambda: ProcessBot(f"{sys.executable} {script}"), games=1)
+    assert [check.findings for check in report.checks] == [[], [], [], []]

@@ -17,6 +17,7 @@ import time
 
 mode = sys.argv[1]
 decisions = 0
+playing = False
 for line in sys.stdin:
     request = json.loads(line)
     command = request["cmd"]
@@ -25,7 +26,9 @@ for line in sys.stdin:
         reply.update(name=f"faulty-{mode}", version="1", protocol=0 if mode == "old" else 1)
         if mode == "noisy":
             subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    elif command == "think":
+    elif command == "new_game":
+        playing = True
+    elif command == "think" and playing:
         decisions += 1
         legal = request["legal"]
         reply["action"] = legal[0]
@@ -43,6 +46,9 @@ for line in sys.stdin:
             reply = {"id": request["id"], "ok": False, "error": error}
         elif mode == "random_unseeded":
             reply["action"] = random.choice(legal)
+    elif command not in ("game_over", "quit"):  # an unknown command, think before new_game
+        error = {"kind": "bad_request", "message": f"cannot {command} now"}
+        reply = {"id": request["id"], "ok": False, "error": error}
     print(json.dumps(reply), flush=True)
     if command == "quit":
         break
