@@ -28,8 +28,8 @@ MOST_GAMES = 1000
 CHECK_HELP = """Check a bot: legal, in time, deterministic, blind to hidden cards.
 
 \b
-    dekal bots check --bot "cmd:python -m dekal.bots.serve greedy" --games 2
-    dekal bots check --bot random --games 5 --json
+    dekal bots check --bot random --games 1
+    dekal bots check --bot "cmd:python -m dekal.bots.serve greedy" --games 2 --json
     dekal bots check --bot "cmd:./mybot" --games 1000 --think-ms 500
 
 --bot is a bot spec: cmd:COMMAND, a program speaking the bot protocol (spec/bot-protocol.md),

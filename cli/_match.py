@@ -36,7 +36,7 @@ MOST_THINK_MS = 3_600_000
 MATCH_HELP = """Play bots against each other on paired deals: Elo, SPRT, ratings.
 
 \b
-    dekal match --bots greedy,random --games 20 --seed 1
+    dekal match --bots greedy,random --games 4 --seed 1
     dekal match --bots pimc:samples=10,greedy --games 2000 --sprt elo0=0,elo1=50 --seed 1
     dekal match --bots greedy,random,greedy --games 30 --json
     dekal match --bots "cmd:python -m dekal.bots.serve greedy,greedy" --games 20
