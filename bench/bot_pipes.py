@@ -50,8 +50,7 @@ def play(bots: list[Bot], games: int, players: int) -> tuple[list[float], list[s
     times: list[float] = []
     seats: list[Bot] = [Timed(bot, times) for bot in bots]
     records = [
-        play_game(Rules(players=players), seats, game_seed(7, game)).record
-        for game in range(games)
+        play_game(Rules(players=players), seats, game_seed(7, game)).record for game in range(games)
     ]
     return times, records
 
