@@ -10,7 +10,8 @@ Four checks, each a list of findings (empty: passed):
 * **blind to hidden cards** — at decisions of those games, the bot asked again with the same
   view and the same seed while the table holds another world of that view (the face-down
   cards, the pile and the hidden picks drawn again, dekal.bots.sampler): the same action, or
-  the bot decided from something its seat cannot see (M3, T1). The table calls the bot with
+  the bot decided from something its seat cannot see (M3, T1). Only asked of a bot found
+  deterministic: one that answers the same question two ways would look like a peek. The table calls the bot with
   that world in hand, as the table loop does: a bot that reads past its observation (an
   in-process bot walking up the call stack, a program reading the table's memory) sees the
   swapped cards;
@@ -150,7 +151,8 @@ def check_bot(
                         progress(done, total)
                 if game == 0:
                     _check_determinism(make, rules, seats, at, game_seed_, played.actions, same)
-                _check_blind(bot, rules, at, game_seed_, played.actions, blind)
+                if same.passed:  # a bot that answers one question two ways cannot show a peek
+                    _check_blind(bot, rules, at, game_seed_, played.actions, blind)
         report.decisions = len(report.think_ms)
         if isinstance(bot, ProcessBot):
             refusals = Check("refuses bad input")

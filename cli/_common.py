@@ -276,7 +276,8 @@ class DekalCommand(ManPageCommand):
             fail(str(missing), kind="missing_extra", details=missing_details(missing))
         except Exception as error:
             if _bot_program_failed(error):  # spec/bot-protocol.md, section 5: exit 3
-                fail(str(error), EXIT_ENGINE, kind="engine", field="--bots")
+                option = "--bots" if "bots" in ctx.params else "--bot"
+                fail(str(error), EXIT_ENGINE, kind="engine", field=option)
             raise
         finally:
             _JSON_ERRORS.reset(token)

@@ -78,3 +78,21 @@ def test_the_processes_a_bot_starts_end_with_it() -> None:
     assert sum(pgrp == group for _, _, pgrp in process_table().values()) == 2  # bot and child
     bot.close()
     assert not group_alive(group)
+
+
+def test_a_command_whose_bot_program_forfeits_stops_with_exit_3_naming_it() -> None:
+    """spec/bot-protocol.md, section 5: play, simulate, advise and annotate cannot score a
+    game that was not played out."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from dekal.cli._app import app
+
+    bot = f"cmd:{sys.executable} {FAULTY} illegal"
+    args = ["simulate", "--players", "2", "--games", "2", "--bots", f"{bot},greedy", "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 3
+    error = json.loads(result.output)["error"]
+    assert error["kind"] == "engine" and error["field"] == "--bots"
+    assert "forfeits (illegal)" in error["message"]
