@@ -10,11 +10,11 @@ Four checks, each a list of findings (empty: passed):
 * **blind to hidden cards** — at decisions of those games, the bot asked again with the same
   view and the same seed while the table holds another world of that view (the face-down
   cards, the pile and the hidden picks drawn again, dekal.bots.sampler): the same action, or
-  the bot decided from something its seat cannot see (M3, T1). Only asked of a bot found
-  deterministic: one that answers the same question two ways would look like a peek. The table calls the bot with
+  the bot decided from something its seat cannot see (M3, T1). The table calls the bot with
   that world in hand, as the table loop does: a bot that reads past its observation (an
   in-process bot walking up the call stack, a program reading the table's memory) sees the
-  swapped cards;
+  swapped cards. Only asked of a bot found deterministic: one that answers the same
+  question two ways would look like a peek;
 * **refuses bad input** (programs only) — `think` before `new_game` and an unknown command:
   each answered with `"ok": false` and the same id, and the program still answering
   `hello` afterwards.
