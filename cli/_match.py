@@ -4,8 +4,10 @@ for two bots, Bradley–Terry ratings for three to six (dekal.simulation._match)
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -17,11 +19,14 @@ from dekal.cli._common import (
     fail,
     fail_with,
     out,
+    output_file,
     print_json,
+    read_text_file,
     text_of_at_most,
     whole_number,
 )
 from dekal_ref.errors import NotationError
+from dekal_ref.json_reading import json_line, read_json
 from dekal_ref.notation import parse_first_rule, parse_variant
 from dekal_ref.reading import SEED_MAX, shown
 
@@ -32,6 +37,8 @@ if TYPE_CHECKING:
 MAX_GAMES = 1_000_000
 MAX_BOTS_CHARS = 1_000
 MOST_THINK_MS = 3_600_000
+MAX_SAVED_CHARS = 64 * 1024 * 1024
+"""The longest saved match read back (a million deals of six bots is about 60 MB)."""
 
 MATCH_HELP = """Play bots against each other on paired deals: Elo, SPRT, ratings.
 
@@ -56,6 +63,10 @@ E1) against H0 (Elo E0), checked after every deal: the match stops as soon as th
 log-likelihood ratio leaves its bounds, log(beta/(1-alpha)) and log((1-beta)/alpha). Three to
 six bots: Bradley–Terry ratings (Elo scale, centred on their mean) from every game's
 placings, with 95% bootstrap intervals over the deals, and each bot's mean place.
+
+--resume FILE keeps the match in FILE (JSON, rewritten whole after every deal); run the
+same command again and it goes on from the deals FILE holds (a match of other bots, seed or
+variant is refused): a deal's games depend on its number and the setup alone.
 
 A bot program that forfeits a game (an illegal or late answer, garbage, a crash:
 spec/bot-protocol.md, section 5) is placed last alone in it, every other seat first; the
@@ -195,10 +206,18 @@ def match(
             parser=whole_number(1, MOST_THINK_MS),
         ),
     ] = 10_000,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Keep the match in FILE after every deal; resume from it if it exists.",
+            parser=output_file,
+        ),
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     from dekal.cli._simulate import check_bots, split_bots
-    from dekal.simulation._match import MatchSetup, run_match
+    from dekal.simulation._match import MatchSetup, read_saved_match, run_match, saved_match
     from dekal.simulation._sprt import Sprt
 
     specs = split_bots(bots)
@@ -219,13 +238,36 @@ def match(
         fail_with(error)
     setup = MatchSetup(specs, seed, push, starts, threshold, think_ms)
     deals = math.ceil(games / len(specs))
+    played = []
+    if resume is not None and resume.exists():
+        try:
+            saved = read_json(read_text_file(resume, "--resume", MAX_SAVED_CHARS), "--resume")
+            played = read_saved_match(saved, setup)[:deals]
+        except (NotationError, ValueError) as error:
+            fail(f"{shown(str(resume))}: {error}", kind="input", field="--resume")
     with deals_bar(deals, sprt) as advance:
-        result = run_match(setup, deals, sprt, advance)
+
+        def step(tally: Tally, llr: float | None) -> None:
+            if resume is not None:
+                keep(resume, saved_match(setup, tally))
+            advance(tally, llr)
+
+        result = run_match(setup, deals, sprt, step, played)
     report = match_json(result)
     if json_output:
         print_json(report)
     else:
         print_report(report)
+
+
+def keep(path: Path, saved: dict[str, object]) -> None:
+    """Write the saved match whole or not at all (a Ctrl-C mid-write keeps the last one)."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        temporary.write_text(json_line(saved) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as error:
+        fail(f"{shown(str(path))}: {error.strerror}", kind="input", field="--resume")
 
 
 def _finite(value: float) -> float | None:

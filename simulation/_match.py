@@ -20,7 +20,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from dekal.bots._bot_protocol import THINK_MS
+from dekal.bots._bot_protocol import FORFEITS, THINK_MS
 from dekal.bots._process_bot import BotForfeit, ProcessBot
 from dekal.bots.bot import COMMAND_PREFIX, Bot, make_bot
 from dekal.bots.table import play_game
@@ -163,29 +163,93 @@ def run_match(
     deals: int,
     sprt: Sprt | None = None,
     progress: Callable[[Tally, float | None], None] | None = None,
+    played: Sequence[DealResult] = (),
 ) -> MatchResult:
     """Play deals 0, 1, … until `deals` are played or (two bots, `sprt` given) the SPRT
-    decides; `progress` is told the tally and the LLR after each deal. Every bot program is
-    ended when the match ends, however it ends."""
+    decides; `progress` is told the tally and the LLR after each deal. `played`: the deals a
+    resumed match has already played (0 … len − 1; a deal's games depend on its number and
+    the setup alone, so the rest of the match is the match it would have been). Every bot
+    program is ended when the match ends, however it ends."""
     if not 2 <= len(setup.bots) <= 6:
         raise ValueError(f"bots: 2 to 6, one a seat (M2), not {len(setup.bots)}")
     if sprt is not None and len(setup.bots) != 2:
         raise ValueError("sprt: an SPRT compares two bots")
-    bots = seated(setup)
-    tally = Tally(len(bots))
+    if [result.deal for result in played] != list(range(len(played))):
+        raise ValueError("played: deals 0, 1, … in order")
+    tally = Tally(len(setup.bots))
+    for result in played:
+        tally.add(result)
     value: float | None = None
     verdict: str | None = None
+    if sprt is not None and played:
+        value, verdict = sprt.verdict(tally.pentanomial)
+    bots = seated(setup)
     try:
-        for deal in range(deals):
+        for deal in range(len(played), deals):
+            if verdict is not None:
+                break
             tally.add(play_deal(setup, bots, deal))
             if sprt is not None:
                 value, verdict = sprt.verdict(tally.pentanomial)
             if progress is not None:
                 progress(tally, value)
-            if verdict is not None:
-                break
     finally:
         for bot in bots:
             if isinstance(bot, ProcessBot):
                 bot.close()
     return MatchResult(setup, tally, sprt, value, verdict)
+
+
+def saved_match(setup: MatchSetup, tally: Tally) -> dict[str, object]:
+    """What `dekal match --resume FILE` keeps: the setup and every deal's places and forfeits."""
+    return {
+        "setup": setup_json(setup),
+        "deals": [
+            {"deal": r.deal, "places": [list(p) for p in r.places],
+             "forfeits": [list(f) for f in r.forfeits]}
+            for r in tally.deals
+        ],
+    }  # fmt: skip
+
+
+def setup_json(setup: MatchSetup) -> dict[str, object]:
+    return {
+        "bots": list(setup.bots),
+        "seed": setup.seed,
+        "push": setup.push,
+        "first": setup.first,
+        "threshold": setup.threshold,
+    }
+
+
+def read_saved_match(saved: object, setup: MatchSetup) -> list[DealResult]:
+    """The deals a saved match played, or ValueError saying why they cannot be resumed here:
+    another setup (bots, seed, variant, threshold), or a file that is not a saved match."""
+    if not isinstance(saved, dict) or not isinstance(saved.get("deals"), list):
+        raise ValueError("not a saved match: an object with its setup and deals")
+    if saved.get("setup") != setup_json(setup):
+        raise ValueError(f"saved for another match: {saved.get('setup')!r:.200}")
+    k = len(setup.bots)
+    results = []
+    for number, deal in enumerate(saved["deals"]):
+        places = deal.get("places") if isinstance(deal, dict) else None
+        forfeits = deal.get("forfeits", []) if isinstance(deal, dict) else None
+        good = (
+            isinstance(deal, dict) and deal.get("deal") == number
+            and isinstance(places, list) and len(places) == k
+            and all(isinstance(row, list) and len(row) == k
+                    and all(type(p) is int and 1 <= p <= k for p in row) for row in places)
+            and isinstance(forfeits, list)
+            and all(isinstance(f, list) and len(f) == 2 and type(f[0]) is int
+                    and 0 <= f[0] < k and f[1] in FORFEITS for f in forfeits)
+        )  # fmt: skip
+        if not good:
+            raise ValueError(f"deal {number} of the saved match is not k={k} rows of places")
+        results.append(
+            DealResult(
+                number,
+                tuple(tuple(row) for row in places),  # type: ignore[union-attr]
+                tuple((f[0], f[1]) for f in forfeits),  # type: ignore[union-attr]
+            )
+        )
+    return results

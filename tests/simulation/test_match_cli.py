@@ -73,3 +73,20 @@ def test_an_sprt_needs_two_bots() -> None:
                                  "elo0=0,elo1=5", "--json"])  # fmt: skip
     assert result.exit_code == 2
     assert json.loads(result.output)["error"]["field"] == "--sprt"
+
+
+def test_a_resumed_match_is_the_match_played_at_once(tmp_path: Path) -> None:
+    saved = tmp_path / "match.json"
+    args = ("--bots", "random,greedy", "--seed", "4")
+    match(*args, "--games", "4", "--resume", str(saved))
+    assert len(json.loads(saved.read_text())["deals"]) == 2
+    assert match(*args, "--games", "8", "--resume", str(saved)) == match(*args, "--games", "8")
+
+
+def test_a_match_is_not_resumed_from_another_match(tmp_path: Path) -> None:
+    saved = tmp_path / "match.json"
+    match("--bots", "random,greedy", "--games", "2", "--resume", str(saved))
+    result = runner.invoke(app, ["match", "--bots", "random,greedy", "--seed", "9", "--games",
+                                 "4", "--resume", str(saved), "--json"])  # fmt: skip
+    assert result.exit_code == 2
+    assert json.loads(result.output)["error"]["field"] == "--resume"
