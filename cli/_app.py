@@ -76,6 +76,8 @@ COMMANDS = {
     "play": Entry("play", "Play a game of Dékal at the terminal against bots."),
     "annotate": Entry("annotate", "Judge every decision of a game record, as advise would."),
     "simulate": Entry("simulate", "Play many seeded games between bots: who wins, with 95% CIs."),
+    "bots": Entry("bots", "Check bots against the bot protocol (spec/bot-protocol.md)."),
+    "match": Entry("match", "Play bots against each other on paired deals: Elo, SPRT, ratings."),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),

@@ -283,6 +283,11 @@ class DekalCommand(ManPageCommand):
                 raise
             fail(f"{lost.message}: give the input as an argument or a file", kind="input",
                  field="standard input")  # fmt: skip
+        except Exception as error:
+            if _bot_program_failed(error):  # spec/bot-protocol.md, section 5: exit 3
+                option = "--bots" if "bots" in ctx.params else "--bot"
+                fail(str(error), EXIT_ENGINE, kind="engine", field=option)
+            raise
         finally:
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)
@@ -330,6 +335,15 @@ def _param_label(param: Any) -> str:
 
 def _param_name(ctx: Context, label: str) -> str:
     return next(str(p.name) for p in ctx.command.params if _param_label(p) == label)
+
+
+def _bot_program_failed(error: Exception) -> bool:
+    """Is `error` a bot program's forfeit or failure to start (dekal.bots._process_bot)? Only
+    a command that played a `cmd:` bot has imported that module, so no other pays for it."""
+    programs = sys.modules.get("dekal.bots._process_bot")
+    return programs is not None and isinstance(
+        error, (programs.BotForfeit, programs.BotUnusable)
+    )
 
 
 class DekalGroup(TyperGroup):

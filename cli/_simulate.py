@@ -191,7 +191,8 @@ def simulate(
         str,
         typer.Option(
             metavar="BOT[,BOT...]",
-            help="One bot for all seats, or one per seat: random, greedy, pimc, ismcts.",
+            help="One bot for all seats, or one per seat: random, greedy, pimc, ismcts,"
+            " cmd:PROGRAM.",
             parser=text_of_at_most(MAX_BOTS_CHARS),
         ),
     ] = "random",

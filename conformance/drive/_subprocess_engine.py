@@ -68,6 +68,9 @@ class SubprocessEngine:
     `STDERR_TAIL_BYTES` bytes and shown when a case errs or the handshake fails.
     """
 
+    max_reply_bytes = MAX_REPLY_BYTES
+    """A reply line longer than this is garbage (a protocol with shorter replies lowers it)."""
+
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.command = command
         self.label = command
@@ -100,7 +103,7 @@ class SubprocessEngine:
         self.stderr_done = False
         try:
             self._spawn(args)
-            self.info = handshake(self, self.timeout)
+            self.info = self.greet()
         except EngineUnusable as error:
             self.close()  # reads what is left of its stderr too
             said = " | ".join(self.diagnostics().splitlines()[-3:])
@@ -110,6 +113,12 @@ class SubprocessEngine:
         except BaseException:  # a Ctrl-C while it starts: nobody else holds the engine
             self.close()
             raise
+
+    def greet(self) -> Message:
+        """The handshake of a started process, its claims: here the engine protocol's `hello`
+        (a driver of another protocol over the same transport, dekal.bots' bot link, says its
+        own); EngineUnusable if it fails."""
+        return handshake(self, self.timeout)
 
     def _spawn(self, args: list[str]) -> None:
         """Start the engine as `self.process`, with non-blocking pipes.
@@ -235,8 +244,9 @@ class SubprocessEngine:
             chunk = os.read(fd, 1 << 16)
         except BlockingIOError:
             return True
-        if len(self.pending) + len(chunk) > MAX_REPLY_BYTES and b"\n" not in chunk:
-            raise EngineError(f"a reply line longer than {MAX_REPLY_BYTES} bytes")
+        most = self.max_reply_bytes
+        if len(self.pending) + len(chunk) > most and b"\n" not in chunk:
+            raise EngineError(f"a reply line longer than {most} bytes")
         self.pending += chunk
         return bool(chunk)
 
