@@ -30,6 +30,9 @@ face-down card of the start ends in each cell, 0 for the others)."""
 MOST_CARDS = 15
 """Card numbers are nibbles 1..15: a position with 16 unknown cells has no layout word."""
 CHUNK = 1 << 18  # deals × layouts scored per array operation
+ARRAYS_FROM = 20_000
+"""Deals × layouts from which the scoring goes on arrays: below, Python is done before NumPy
+and the batch kernels would have loaded."""
 
 
 def layouts(position: UnknownPosition, deadline: Deadline | None = None) -> list[Layout]:
@@ -86,7 +89,7 @@ def perfect_information(position: UnknownPosition, *, deadline: Deadline | None 
     found = layouts(position, deadline)
     dealt = deals(position)
     k = len(position.face_down)
-    if available("numpy"):
+    if len(found) * len(dealt) > ARRAYS_FROM and available("numpy"):
         total = _on_arrays(found, dealt, k, deadline)
     else:
         total = 0
