@@ -31,10 +31,12 @@ The memo merges a state with its images under the start's own symmetries
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 
 from dekal import bits, tables
+from dekal.extras import available
 from dekal.proofs import symmetry
 from dekal.proofs._unknown_position import VALUES, UnknownPosition
 from dekal.proofs.limits import Deadline
@@ -42,6 +44,9 @@ from dekal_ref.notation import Push
 
 CLOCK_EVERY = 1024
 """Nodes between two looks at the deadline."""
+COMPILED_FROM = {"slide": 4, "eject": 3}
+"""Unknown cells from which `solve` uses the compiled kernel: below, the Python search is
+done before numba would have loaded (≈0.5 s)."""
 
 
 class OutOfTime(Exception):
@@ -82,6 +87,9 @@ class _Game:
         self.expected_memo: dict[int, int] = {}
         self.last_memo: dict[int, tuple[int, ...]] = {}
         self.nodes = 0
+
+    def memo_states(self) -> int:
+        return len(self.guaranteed_memo) + len(self.expected_memo) + len(self.last_memo)
 
     def key(self, grid: int, down: int) -> int:
         if self.group:
@@ -197,6 +205,66 @@ class _Game:
         return total
 
 
+SLICE_SECONDS = 0.05  # the compiled search reads the clock this often
+FIRST_BUDGET = 500  # new nodes in the compiled search's first slice
+
+
+class CompiledGame(_Game):
+    """The same search with `guaranteed` and `expected` run by the compiled kernel
+    (`proofs._unknown_kernel`), in slices of new nodes between which the deadline is read.
+    The Python methods around them (the reveals' loops at the root, the first step) are
+    _Game's."""
+
+    def __init__(self, position: UnknownPosition, deadline: Deadline, *, prune: bool) -> None:
+        super().__init__(position, deadline, prune=prune)
+        import numpy as np
+
+        from dekal import kernel_tables
+        from dekal.proofs import _unknown_kernel as kernel
+
+        self.kernel = kernel
+        self.np = np
+        self.steps = kernel_tables.STEPS
+        self.pushes = kernel_tables.PUSH_COUNT
+        self.variant = kernel_tables.VARIANT_CODE[position.variant]
+        self.memos = {"guaranteed": kernel.new_memo(), "expected": kernel.new_memo()}
+        self.budget = FIRST_BUDGET
+
+    def _run(self, which: str, grid: int) -> int:
+        function = getattr(self.kernel, which)
+        counts = self.np.array(self.counts, dtype=self.np.int64)
+        word = self.np.uint64(grid)
+        while True:
+            if self.deadline.expired():
+                raise OutOfTime
+            state = self.np.array([0, self.budget, 0, int(self.prune)], dtype=self.np.int64)
+            began = time.perf_counter()
+            found = function(
+                word, counts, self.steps, self.pushes, self.variant, self.memos[which], state
+            )
+            took = time.perf_counter() - began
+            self.nodes += int(state[0])
+            if not state[2]:
+                return int(found)
+            self.budget = int(min(self.budget * 4, self.budget * SLICE_SECONDS / max(took, 1e-6)))
+            self.budget = max(FIRST_BUDGET, self.budget)
+
+    def guaranteed(self, grid: int, down: int) -> int:
+        return self._run("guaranteed", grid)
+
+    def expected(self, grid: int, down: int) -> int:
+        return self._run("expected", grid)
+
+    def memo_states(self) -> int:
+        return sum(len(memo) for memo in self.memos.values())
+
+
+def fits(position: UnknownPosition) -> bool:
+    """Do the scaled expectations fit the kernel's 64-bit integers (below its FAR)?"""
+    scale = falling(position.unseen_total, len(position.face_down))
+    return scale * 160 < (1 << 62)
+
+
 def _cells(down: int) -> list[int]:
     return [cell for cell in range(16) if (down >> cell) & 1]
 
@@ -214,11 +282,28 @@ class Exact:
 
 
 def solve(
-    position: UnknownPosition, *, deadline: Deadline | None = None, prune: bool = True
+    position: UnknownPosition,
+    *,
+    deadline: Deadline | None = None,
+    prune: bool = True,
+    compiled: bool | None = None,
 ) -> Exact:
     """The guaranteed and expected values with their first steps (OutOfTime if the deadline
-    passes first). `prune=False`: every child searched (the tests' yardstick for G1, G2, E1)."""
-    game = _Game(position, deadline or Deadline(3600.0), prune=prune)
+    passes first). `prune=False`: every child searched (the tests' yardstick for G1, G2, E1).
+    `compiled`: the kernel searches (None: from COMPILED_FROM unknown cells when numba is
+    installed and the numbers fit)."""
+    deadline = deadline or Deadline(3600.0)
+    if compiled is None:
+        compiled = (
+            len(position.face_down) >= COMPILED_FROM[position.variant]
+            and fits(position)
+            and available("numba")
+        )
+    game: _Game = (
+        CompiledGame(position, deadline, prune=prune)
+        if compiled
+        else _Game(position, deadline, prune=prune)
+    )
     grid, down = game.start, game.start_down
     scale = falling(position.unseen_total, len(position.face_down))
     guaranteed = game.guaranteed(grid, down)
@@ -229,7 +314,7 @@ def solve(
         guaranteed_first=_first(game, guaranteed, scaled=False),
         expected_first=_first(game, expected, scaled=True),
         nodes=game.nodes,
-        memo_states=len(game.guaranteed_memo) + len(game.expected_memo) + len(game.last_memo),
+        memo_states=game.memo_states(),
     )
 
 
