@@ -14,11 +14,11 @@ from fractions import Fraction
 from typing import Any
 
 from dekal import bits, tables
+from dekal.proofs._answer import Progress, quiet
 from dekal.proofs._unknown_greedy import greedy_values
 from dekal.proofs._unknown_perfect import perfect_information
 from dekal.proofs._unknown_position import VALUES, UnknownPosition
 from dekal.proofs._unknown_search import FirstStep, OutOfTime, solve
-from dekal.proofs.answer import Progress, quiet
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
 

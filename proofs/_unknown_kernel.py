@@ -1,6 +1,6 @@
 """`proofs._unknown_search`'s recursions compiled by numba (spec/solo-unknown.md, U5–U8): the
 same moves, value order, pruning rules (G1, G2, E1) and integer-scaled expectation, on the
-fast engine's push tables (`dekal.kernel_tables.STEPS`) and scoring (`dekal.kernel_bits`).
+fast engine's push tables (`dekal.kernel._tables.STEPS`) and scoring (`dekal.kernel._bits`).
 
 A state is its grid word alone: between two steps every face-up cell holds a value 1..10,
 so the cells whose nibble is 0 are exactly the face-down ones (U3: no hole is left). The
@@ -18,11 +18,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from dekal import kernel_cache
 from dekal.extras import needed
-from dekal.kernel_bits import cancelled_and_occupied, nibble_sum, points, push_grid
-from dekal.kernel_cache import compiled
-from dekal.kernel_tables import ENTRY
+from dekal.kernel import _cache as kernel_cache
+from dekal.kernel._bits import cancelled_and_occupied, nibble_sum, points, push_grid
+from dekal.kernel._cache import compiled
+from dekal.kernel._tables import ENTRY
 
 with needed("the compiled search of --unknown"):
     import numpy as np
@@ -213,7 +213,7 @@ def expected(
 def _refresh_cache() -> None:
     """numba caches this file's code keyed by this file alone, but compiles kernel_bits' and
     kernel_tables' functions into it: drop the cached code when any of them changed (the
-    kernel's own rule, dekal.kernel_cache)."""
+    kernel's own rule, dekal.kernel._cache)."""
     cache_dir = Path(guaranteed.stats.cache_path)  # type: ignore[attr-defined]
     stamp = cache_dir / "_unknown_kernel-sources.sha256"
     now = kernel_cache.digest() + hashlib.sha256(Path(__file__).read_bytes()).hexdigest()

@@ -37,7 +37,7 @@ from fractions import Fraction
 
 from dekal import bits, tables
 from dekal.extras import available
-from dekal.proofs import symmetry
+from dekal.proofs import _symmetry as symmetry
 from dekal.proofs._unknown_position import VALUES, UnknownPosition
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import Push
@@ -219,7 +219,7 @@ class CompiledGame(_Game):
         super().__init__(position, deadline, prune=prune)
         import numpy as np
 
-        from dekal import kernel_tables
+        from dekal.kernel import _tables as kernel_tables
         from dekal.proofs import _unknown_kernel as kernel
 
         self.kernel = kernel

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner, Result
 
-from dekal.cli.app import app
+from dekal.cli._app import app
 from dekal.proofs._unknown_position import make_unknown
 from dekal.proofs._unknown_search import solve
 
