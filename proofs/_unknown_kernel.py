@@ -36,7 +36,7 @@ FAR = 1 << 62
 """Above every value: the driver keeps scaled expectations below it (`fits`)."""
 
 
-def new_memo() -> Dict:  # type: ignore[type-arg]
+def new_memo() -> Dict:
     """An empty memo: grid word -> value."""
     return Dict.empty(key_type=types.uint64, value_type=types.int64)
 
@@ -59,7 +59,7 @@ def _last(
     steps: NDArray[np.uint64],
     pushes: NDArray[np.int64],
     variant: int,
-) -> tuple[int, int]:
+) -> tuple[np.int64, np.int64]:
     """One `?` left: (max over the unseen values, Σ count · value) of the least final points
     over the pushes that bring each value back in.
 
@@ -111,9 +111,9 @@ def guaranteed(
     steps: NDArray[np.uint64],
     pushes: NDArray[np.int64],
     variant: int,
-    memo: Dict,  # type: ignore[type-arg]
+    memo: Dict,
     state: NDArray[np.int64],
-) -> int:
+) -> np.int64:
     """U5 below this state (0 and ABORTED set when the budget ran out)."""
     down = _unknown_cells(grid)
     if down == 0:
@@ -122,7 +122,7 @@ def guaranteed(
         worst, _ = _last(grid, down, counts, steps, pushes, variant)
         return worst
     if grid in memo:
-        return memo[grid]
+        return np.int64(memo[grid])
     if state[ABORTED] or state[NODES] >= state[BUDGET]:
         state[ABORTED] = 1
         return np.int64(0)
@@ -165,9 +165,9 @@ def expected(
     steps: NDArray[np.uint64],
     pushes: NDArray[np.int64],
     variant: int,
-    memo: Dict,  # type: ignore[type-arg]
+    memo: Dict,
     state: NDArray[np.int64],
-) -> int:
+) -> np.int64:
     """U6 below this state, scaled by the falling factorial (0 and ABORTED when out of budget)."""
     down = _unknown_cells(grid)
     if down == 0:
@@ -176,7 +176,7 @@ def expected(
         _, total = _last(grid, down, counts, steps, pushes, variant)
         return total
     if grid in memo:
-        return memo[grid]
+        return np.int64(memo[grid])
     if state[ABORTED] or state[NODES] >= state[BUDGET]:
         state[ABORTED] = 1
         return np.int64(0)

@@ -30,7 +30,7 @@ from dekal.proofs.puzzle import PuzzleError, make_puzzle
 from dekal_ref.notation import CELLS
 from dekal_ref.push import legal_pushes
 
-FEW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
