@@ -392,7 +392,12 @@ def solve(
             fail(f"--unknown plays every ? cell solo: {given[0]} does not apply", field=given[0])
         if method == "z3":
             fail("--unknown is answered by the search: --method search", field="--method")
-        ask_unknown(grid_text, unseen, variant, timeout, json_output)
+        try:
+            ask_unknown(grid_text, unseen, variant, timeout, json_output)
+        except typer.Exit as done:
+            exit_now_if_work_was_left_behind(done.exit_code)
+            raise
+        exit_now_if_work_was_left_behind(0)
         return
     if method not in METHODS:
         fail(f"{shown(method)}: choose portfolio, z3 or search", field="--method")

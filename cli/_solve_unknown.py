@@ -16,8 +16,16 @@ from rich.text import Text
 from dekal.cli._common import EXIT_UNPROVED, fail, out, print_json, user_errors
 from dekal.cli._pictures import legend, looks_picture
 from dekal.cli._rates import duration
+from dekal.cli._solve_run import on_time
 from dekal.proofs._answer import Progress
-from dekal.proofs._unknown_answer import Bounded, UnknownAnswer, answer, fraction_text
+from dekal.proofs._unknown_answer import (
+    Board,
+    Bounded,
+    UnknownAnswer,
+    answer,
+    answer_so_far,
+    fraction_text,
+)
 from dekal.proofs._unknown_position import UNKNOWN, UnknownPosition, make_unknown
 from dekal.proofs._unknown_search import FirstStep
 from dekal.proofs.limits import Deadline
@@ -54,8 +62,18 @@ def run_unknown(
     json_output: bool,
     progress: Progress,
 ) -> None:
-    """Answer and report; exit code 4 when a value is left as bounds."""
-    found = answer(position, deadline=deadline, progress=progress)
+    """Answer and report; exit code 4 when a value is left as bounds. A watchdog answers
+    for work that cannot look at the clock (numba loading or compiling the kernel): with
+    what the work had reached (`board`), as bounds."""
+    board = Board()
+
+    def work() -> UnknownAnswer:
+        return answer(position, deadline=deadline, progress=progress, board=board)
+
+    def fallback() -> UnknownAnswer:
+        return answer_so_far(position, board)
+
+    found = on_time(work, fallback, deadline)
     if json_output:
         print_json(found.as_json())
     else:

@@ -15,10 +15,10 @@ from typing import Any
 
 from dekal import bits, tables
 from dekal.proofs._answer import Progress, quiet
-from dekal.proofs._unknown_greedy import greedy_values
+from dekal.proofs._unknown_greedy import StrategyValues, greedy_values
 from dekal.proofs._unknown_perfect import perfect_information
 from dekal.proofs._unknown_position import VALUES, UnknownPosition
-from dekal.proofs._unknown_search import FirstStep, OutOfTime, solve
+from dekal.proofs._unknown_search import Exact, FirstStep, OutOfTime, solve
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
 
@@ -132,10 +132,50 @@ def most_points(position: UnknownPosition) -> int:
     return sum(position.grid) + sum(unseen[: len(position.face_down)])
 
 
+class Board:
+    """What `answer` has reached so far, for a caller that cannot wait (a watchdog)."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.greedy: StrategyValues | None = None
+        self.exact: Exact | None = None
+
+
+def answer_so_far(position: UnknownPosition, board: Board) -> UnknownAnswer:
+    """The answer from what the board holds: the greedy strategy's bounds if known (U10),
+    else the trivial ones [0, most points]."""
+    top = Fraction(most_points(position))
+    greedy, exact = board.greedy, board.exact
+    if exact is not None:
+        guaranteed = Bounded(Fraction(exact.guaranteed), Fraction(exact.guaranteed))
+        expected = Bounded(exact.expected, exact.expected)
+        first_g, first_e = exact.guaranteed_first, exact.expected_first
+    else:
+        g_upper = Fraction(greedy.guaranteed) if greedy else top
+        e_upper = greedy.expected if greedy else top
+        guaranteed, expected = Bounded(Fraction(0), g_upper), Bounded(Fraction(0), e_upper)
+        first_g = first_e = greedy_first(position)
+    return UnknownAnswer(
+        position=position,
+        guaranteed=guaranteed,
+        expected=expected,
+        perfect_information=Bounded(Fraction(0), expected.upper),
+        guaranteed_first=first_g,
+        expected_first=first_e,
+        optimal_first=exact is not None,
+        seconds=time.perf_counter() - board.started,
+    )
+
+
 def answer(
-    position: UnknownPosition, *, deadline: Deadline | None = None, progress: Progress = quiet
+    position: UnknownPosition,
+    *,
+    deadline: Deadline | None = None,
+    progress: Progress = quiet,
+    board: Board | None = None,
 ) -> UnknownAnswer:
-    """The three values within the deadline (default: none), exact where the work finished."""
+    """The three values within the deadline (default: none), exact where the work finished.
+    `board`, when given, holds the greedy values as soon as they are known."""
     started = time.perf_counter()
     deadline = deadline or Deadline(3600.0 * 24)
     top = Fraction(most_points(position))
@@ -147,10 +187,14 @@ def answer(
     try:
         progress("unknown: the greedy strategy's values (upper bounds)")
         greedy = greedy_values(position, deadline)
+        if board is not None:
+            board.greedy = greedy
         g_upper, e_upper = Fraction(greedy.guaranteed), greedy.expected
         stats["greedy_expected"] = float(greedy.expected)
         progress("unknown: exact search (guaranteed, expected)")
         exact = solve(position, deadline=deadline)
+        if board is not None:
+            board.exact = exact
         g_lower = g_upper = Fraction(exact.guaranteed)
         e_lower = e_upper = exact.expected
         first_g, first_e, optimal = exact.guaranteed_first, exact.expected_first, True
