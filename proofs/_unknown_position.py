@@ -15,6 +15,7 @@ from dekal.proofs.puzzle import PuzzleError, parse_cards
 from dekal_ref.errors import DekalError
 from dekal_ref.notation import CELL_NAMES, SIZE, cell_at, parse_variant
 from dekal_ref.reading import shown
+from dekal_ref.words import plural
 
 UNKNOWN = 0
 """The value kept for a face-down cell: unknown (its nibble in a grid word is 0)."""
@@ -140,7 +141,8 @@ def make_unknown(
     if sum(counts) < down:
         raise PuzzleError(
             "unseen",
-            f"{sum(counts)} unseen cards for {down} face-down cells: every face-down card is one "
+            f"{plural(sum(counts), 'unseen card')} for {plural(down, 'face-down cell')}: "
+            "every face-down card is one "
             "of the unseen cards (U2)",
         )
     return UnknownPosition(grid=grid, unseen=counts, variant=rule)

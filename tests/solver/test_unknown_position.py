@@ -37,7 +37,7 @@ def test_given_unseen_cards_are_a_multiset_U2() -> None:
         ("1111/1111/111?/?111", None, "grid", "the deck has 10"),
         ("5T3?/1?44/9999/TT11", "1,X", "unseen", "not a card value"),
         ("5T3?/1?44/9999/TT11", "9,9,9,9,9,9,9", "unseen", "the deck has 10"),
-        ("5T3?/1?44/9999/TT11", "1", "unseen", "1 unseen cards for 2 face-down cells"),
+        ("5T3?/1?44/9999/TT11", "1", "unseen", "1 unseen card for 2 face-down cells"),
     ],
 )
 def test_a_bad_position_is_refused_naming_the_field_U1_U2(
