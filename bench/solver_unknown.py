@@ -43,7 +43,6 @@ from dekal.proofs._unknown_position import (  # noqa: E402
 from dekal.proofs._unknown_search import solve  # noqa: E402
 from dekal.proofs.limits import Deadline  # noqa: E402
 
-
 GROWTH = 30
 """About how much longer one more unknown cell makes a search (×10 values × pushes ÷ memo)."""
 
