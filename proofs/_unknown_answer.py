@@ -16,7 +16,7 @@ from typing import Any
 from dekal import bits, tables
 from dekal.proofs._answer import Progress, quiet
 from dekal.proofs._unknown_greedy import StrategyValues, greedy_values
-from dekal.proofs._unknown_perfect import perfect_information
+from dekal.proofs._unknown_perfect import MOST_CARDS, perfect_information
 from dekal.proofs._unknown_position import VALUES, UnknownPosition
 from dekal.proofs._unknown_search import Exact, FirstStep, OutOfTime, solve
 from dekal.proofs.limits import Deadline
@@ -199,6 +199,8 @@ def answer(
         e_lower = e_upper = exact.expected
         first_g, first_e, optimal = exact.guaranteed_first, exact.expected_first, True
         stats |= {"nodes": float(exact.nodes), "memo_states": float(exact.memo_states)}
+        if len(position.face_down) > MOST_CARDS:  # no layout word: left as bounds
+            raise OutOfTime
         progress("unknown: perfect information")
         pi = perfect_information(position, deadline=deadline)
         pi_lower = pi_upper = pi
