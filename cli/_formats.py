@@ -17,11 +17,14 @@ from dataclasses import dataclass
 class Example:
     """A value as a help text shows it; `beside`: the other options it needs to be accepted
     (an eject side needs --variant eject), `text`: for a parameter that names a file, the
-    file's content the help describes (the example is then written to a file)."""
+    file's content the help describes (the example is then written to a file), `instead`:
+    the invocation to put it in, where the command's cheap one cannot take it."""
 
     value: str
     beside: str = ""
     text: bool = False
+    instead: str = ""
+    """The invocation to put the value in, where the command's cheap one cannot take it."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,11 @@ FORMATS = (
     Format(("solve",), "GRID", _examples("1112/3131/1435/2435")),
     Format(("solve",), "--incoming", _examples("5,3", "7,3,3")),
     Format(("solve",), "--face-down", _examples("a1,b3,c4")),
+    Format(
+        ("solve",),
+        "--unseen",
+        (Example("1,1,7", instead="'3311/3371/5225/T55?' --unknown --timeout 20"),),
+    ),
     Format(("solve",), "--reach", _examples("1112/1315/1435/2435", beside="--incoming 5")),
     Format(("puzzle",), "--answer", _examples("c3:L")),
     Format(("prove",), "--only", _examples("push", "push,score")),
@@ -83,6 +91,9 @@ FORMATS = (
     Format(
         ("simulate",), "--bots", _examples("pimc:samples=50"), "dekal.cli._bot_specs:checked_bot"
     ),
+    Format(("match",), "--bots", _examples("greedy,random")),
+    Format(("match",), "--sprt", _examples("elo0=0,elo1=50"), "dekal.cli._match:read_sprt"),
+    Format(("bots check",), "--bot", _examples("random")),
     Format(
         ("conformance run",),
         "--filter",
@@ -108,6 +119,7 @@ NOT_FORMATS = {
     "--badge": "a file to write",
     "--plot": "a file to write",
     "--record": "a file to write",
+    "--resume": "a file to write, and read back when the match is run again",
     "--save": "a folder to write",
     "--db": "a folder to write",
     "--cases": "a file or folder of conformance cases (spec/conformance's own format)",

@@ -29,8 +29,7 @@ by numba, run in slices between which the clock is read), 10–50 times faster; 
 the Python search here, which answers them before the kernel would have loaded. Without
 numba (the `fast` extra: dekal.extras) every puzzle is searched here, to the same answers.
 `minimum(..., compiled=False)` forces the Python search: tests/solver/test_solver_kernel.py compares
-the two. (`quick_bound`, `beam`, `Guess` and `BEAM_WIDTHS` moved to `proofs.beam`; their old
-names here still work.)
+the two.
 """
 
 from __future__ import annotations
@@ -56,10 +55,7 @@ from dekal.proofs._answer import (
     rank_first_moves,
     score_bound,
 )
-from dekal.proofs._beam import BEAM_WIDTHS as BEAM_WIDTHS
-from dekal.proofs._beam import Guess as Guess
-from dekal.proofs._beam import beam as beam
-from dekal.proofs._beam import quick_bound as quick_bound
+from dekal.proofs._beam import Guess, quick_bound
 from dekal.proofs._replay import replay
 from dekal.proofs._smallest import smallest_witness
 from dekal.proofs._steps import Step, moves_of, steps_of

@@ -61,7 +61,8 @@ def parameter(walked: Walked, name: str) -> object:
 
 def run_with(walked: Walked, form: Format, example: Example, folder: Path) -> list[str]:
     """The command's cheap invocation with the example as the parameter's value."""
-    text = (BASELINES.get(walked.name) or first_example(walked)).format(place=folder)
+    text = example.instead or (BASELINES.get(walked.name) or first_example(walked))
+    text = text.format(place=folder)
     invocation = Invocation.parse(walked, text)
     beside = Invocation.parse(walked, example.beside)
     invocation = Invocation(

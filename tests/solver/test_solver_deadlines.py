@@ -22,6 +22,7 @@ import pytest
 
 from dekal.cli._common import EXIT_UNPROVED, EXIT_VERDICT
 from dekal.cli._solve import check_problem
+from dekal.proofs import _beam as beam
 from dekal.proofs import search, z3_solve
 from dekal.proofs._answer import Answer
 from dekal.proofs.limits import Deadline
@@ -74,7 +75,7 @@ def test_a_ranking_out_of_time_gives_every_move_its_greedy_line(method: ModuleTy
 
 def test_z3_out_of_time_before_its_first_model_gives_the_greedy_line() -> None:
     answer = z3_solve.minimum(hard(), deadline=Deadline(0))
-    greedy = search.beam(hard(), width=1)
+    greedy = beam.beam(hard(), width=1)
     assert greedy is not None
     assert (answer.points, answer.remaining, answer.moves) == (
         greedy.points,

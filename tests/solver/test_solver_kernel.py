@@ -17,6 +17,7 @@ from test_solver_bounds import plain_best_key, puzzles
 
 from dekal import bits
 from dekal.kernel import _search as kernel_search
+from dekal.proofs import _beam as beam
 from dekal.proofs import _bounds as bounds
 from dekal.proofs import search
 from dekal.proofs._answer import KEY_CARDS, Answer
@@ -42,7 +43,7 @@ def coming_counts(coming: tuple[int, ...] | None) -> np.ndarray:
 def both_searches(puzzle: Puzzle, first: Move | None = None) -> tuple[Answer, Answer]:
     """The compiled and the Python search's answers, both warm-started from one beam: each
     would run that same beam (proofs.beam, pure Python, most of a small search's time)."""
-    warm = search.quick_bound(puzzle, first=first)
+    warm = beam.quick_bound(puzzle, first=first)
     compiled = search.minimum(puzzle, timeout=120, first=first, warm=warm, compiled=True)
     python = search.minimum(puzzle, timeout=120, first=first, warm=warm, compiled=False)
     return compiled, python
