@@ -29,6 +29,7 @@ from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import json_line, read_json
 from dekal_ref.notation import parse_first_rule, parse_variant
 from dekal_ref.reading import SEED_MAX, shown
+from dekal_ref.words import plural
 
 if TYPE_CHECKING:
     from dekal.simulation._match import MatchResult, Tally
@@ -224,7 +225,7 @@ def match(
     if any(not spec for spec in specs):
         fail(f"{shown(bots)}: an empty bot name", field="--bots")
     if not 2 <= len(specs) <= 6:
-        fail(f"{len(specs)} bots: one a seat, 2 to 6 (M2)", rule="M2", field="--bots")
+        fail(f"{plural(len(specs), 'bot')}: one a seat, 2 to 6 (M2)", rule="M2", field="--bots")
     check_bots(specs)
     sprt = None
     if sprt_text is not None:
