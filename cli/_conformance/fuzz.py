@@ -43,6 +43,7 @@ from dekal.conformance.fuzz._fuzz import DEFAULT_SHRINK_SECONDS, FuzzReport
 from dekal.conformance.judge._expect import parse_rules
 from dekal_ref.errors import NotationError
 from dekal_ref.reading import SEED_MAX
+from dekal_ref.words import plural
 
 FUZZ_HELP = """Play seeded random games on an engine and on the reference in lock-step.
 
@@ -261,9 +262,10 @@ def fuzz_text(report: FuzzReport, label: str) -> str:
     from dekal.conformance.report._pictures import positions_picture
 
     count = len(report.unexpected)
-    found = "no divergence" if not count else f"{count} divergence{'s' * (count > 1)}"
+    found = "no divergence" if not count else plural(count, "divergence")
     known = f", {len(report.known)} known" if report.known else ""
-    lines = [f"{report.games} games, {report.steps} steps, {found}{known} ({label})"]
+    games, steps = plural(report.games, "game"), plural(report.steps, "step")
+    lines = [f"{games}, {steps}, {found}{known} ({label})"]
     for finding in report.findings:
         example, shrunk = finding.example, finding.shrunk
         if finding.shrink is None:

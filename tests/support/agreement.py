@@ -35,6 +35,9 @@ VERBS = frozenset(
 )
 """Words ending in s that follow a card's value as its verb ("the 1 leaves"), not a plural."""
 
+SINGULAR = frozenset(["pass", "status", "bonus", "class", "process", "loss", "less", "plus"])
+"""Singular nouns that end in s ("1 case: 1 pass", a status count)."""
+
 NOUNS = [
     "card",
     "hole",
@@ -69,5 +72,5 @@ MANY_SINGULAR = re.compile(r"(?<![\w.,/-])(0|[2-9]|[1-9]\d+) (" + "|".join(NOUNS
 
 def disagreements(text: str) -> list[str]:
     """Every count in `text` whose noun does not agree with it."""
-    found = [m.group(0) for m in ONE_PLURAL.finditer(text) if m.group(1) not in VERBS]
+    found = [m.group(0) for m in ONE_PLURAL.finditer(text) if m.group(1) not in VERBS | SINGULAR]
     return found + [m.group(0) for m in MANY_SINGULAR.finditer(text)]
