@@ -1,0 +1,667 @@
+"""Suite v4's cases: generated to reach every feasible combination of the situation map.
+
+For each combination of spec/situations.json that the cases so far leave unreached (pairs,
+and triples for scoring, ranking and the first player), `design` turns its values into the
+parameters of a designed round (dekal.conformance._designed_rounds): the player count and
+variants, the round and how it is entered (dealt, loaded from a position, played into by
+new_round), the seat that starts, the values revealed on turn 1 and the pile the tie-break
+draws from, the final grids (so the ranking), the totals before the round and the
+threshold. The case is played on the reference and recorded; it is kept when the
+reference's trace of it (dekal.conformance._situations) reaches the combination, and what it
+reaches besides is crossed off too. Perft at every depth in every phase, seeded deals of
+every round and positions loaded or refused in every phase are built the same way.
+
+Everything is derived from fixed seeds: generating twice gives the same cases.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import dekal_ref
+from dekal.conformance._designed_rounds import (
+    Shortage,
+    dealt_grid,
+    full_stock,
+    pile_of,
+    round_plan,
+    scored_grid,
+    take,
+)
+from dekal.conformance._situations import (
+    Combination,
+    SituationTracer,
+    describe,
+    reached_combinations,
+    situation_map,
+)
+from dekal.conformance.adapter import ProtocolAdapter
+from dekal.conformance.generate_games import position_needs
+from dekal.conformance.protocol import Message, position_fields
+from dekal.conformance.recorder import observation, request_observation, who_acts
+from dekal_ref.deal import SplitMix64
+from dekal_ref.notation import CELL_NAMES, format_grid, value_symbol
+from dekal_ref.state import GameState, Phase
+
+Case = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Design:
+    """What one generated case plays (every field has a value the map's values choose)."""
+
+    seats: int = 2
+    push: str = "slide"
+    first: str = "chosen"
+    match: bool = False
+    round: int = 1
+    entry: str = "dealt"
+    start: int = 0  # the seat that starts the round (under lowest in round 1: found by F1-F2)
+    load_at: int = 0  # loaded: the steps of the round played before the position is taken
+    load_end: bool = False  # loaded once the round is scored
+    reveal: tuple[int, ...] | None = None  # the values revealed on turn 1, seat by seat
+    pile_top: tuple[int, ...] = ()
+    levels: tuple[int, ...] | None = None  # the rank of each seat's final grid (0 best)
+    split: int | None = None  # a level whose seats score as the level above, with more cards
+    threshold: str = "below"  # the highest total after the round against the threshold
+    differs: bool = False  # the round ranks otherwise than the totals
+    next_round: bool = True  # after a scored match round, deal the next and play its turn 1
+    next_reveal: tuple[int, ...] | None = None
+    seed: int = 0
+    extra: tuple[str, ...] = field(default=())  # requests after the round ("result")
+
+
+# -- building a case from a design -----------------------------------------------------------
+def points_of(level: int) -> int:
+    return 4 + 2 * level
+
+
+def kept_cards(points: int, count: int) -> list[int]:
+    """`count` distinct card values summing to `points` (the cards a grid keeps)."""
+    if count == 1:
+        if points > 10:
+            raise Shortage("one card cannot score that much")
+        return [points]
+    low = list(range(1, count))
+    last = points - sum(low)
+    if last <= low[-1] or last > 10:
+        raise Shortage(f"{count} cards cannot score {points}")
+    return [*low, last]
+
+
+def _final_grids(design: Design, stock: Counter[int]) -> list[tuple[int, ...]]:
+    """Final grids ranked by the design's levels (a split level scores as the level above,
+    on one card more)."""
+    assert design.levels is not None
+    grids = []
+    for seat in range(design.seats):
+        level = design.levels[seat]
+        if design.split is not None and level == design.split:
+            points = points_of(level - 1)
+            count = (1 if points <= 10 else 2) + 1
+        else:
+            points = points_of(level)
+            count = 1 if points <= 10 else 2
+        grids.append(scored_grid(kept_cards(points, count), stock))
+    return grids
+
+
+def _random_grids(design: Design, stock: Counter[int], reveal: tuple[int, ...] | None) -> list[tuple[int, ...]]:
+    """Grids of the cards left (a1 dealt the design's turn-1 reveal, when it has one)."""
+    generator = SplitMix64(design.seed + 17)
+    grids = []
+    for seat in range(design.seats):
+        cells: list[int] = []
+        for cell in range(16):
+            if cell == 0 and reveal is not None:
+                cells.append(reveal[seat])  # reserved already
+                continue
+            floor = 0 if reveal is None else min(reveal)
+            options = [v for v in range(1, 11) if stock[v] > 0 and v > floor] or [
+                v for v in range(1, 11) if stock[v] > 0
+            ]
+            value = options[generator.next() % len(options)]
+            take(stock, value)
+            cells.append(value)
+        grids.append(tuple(cells))
+    return grids
+
+
+def _designed_pile(design: Design, stock: Counter[int]) -> list[int]:
+    """The pile's top as the design's tie-break needs: `pile_top` is a pattern, each group of
+    equal values written as one value repeated; a group of 0s is filled with any values that
+    are equal within the group (a draw that ties again), a group of -1s with values that all
+    differ (a decisive draw)."""
+    top: list[int] = []
+    index = 0
+    pattern = list(design.pile_top)
+    while index < len(pattern):
+        value = pattern[index]
+        size = 1
+        while index + size < len(pattern) and pattern[index + size] == value and value in (0, -1):
+            size += 1
+        if value == -2:
+            index += 1
+            continue
+        if value == 0:
+            choice = max(range(2, 11), key=lambda v: (stock[v], -v))
+            take(stock, choice, size)
+            top += [choice] * size
+        elif value == -1:
+            group = sorted(range(2, 11), key=lambda v: -stock[v])[:size]
+            for v in group:
+                take(stock, v)
+            top += group
+        else:
+            take(stock, value)
+            top.append(value)
+        index += size
+    return top
+
+
+def _totals_before(design: Design, points: list[int]) -> tuple[list[int], int | None]:
+    """Totals before the round and the threshold: the totals after it rank by `levels` (or
+    by points in round 1, where the totals are the points)."""
+    if not design.match:
+        return [0] * design.seats, None
+    levels = design.levels or tuple(0 for _ in range(design.seats))
+    if design.round == 1:
+        after = list(points)
+    else:
+        order = [(-lv if design.differs else lv) for lv in levels]
+        ranks = sorted(set(order))
+        after = [40 + 7 * ranks.index(o) for o in order]
+    before = [a - p for a, p in zip(after, points, strict=True)]
+    if min(before) < 0:
+        raise Shortage("a total before the round would be negative")
+    high = max(after)
+    threshold = {"below": high + 3, "at": high, "above": high - 1}[design.threshold]
+    if max(before) >= threshold or threshold < 1:
+        raise Shortage("a total before the round reaches the threshold")
+    return before, threshold
+
+
+def _letters(grid: tuple[int, ...]) -> str:
+    return format_grid(grid).translate(str.maketrans("123456789T", "abcdefghij"))
+
+
+def _symbols(values: list[int] | tuple[int, ...]) -> str:
+    return "".join(value_symbol(v) for v in values) or "-"
+
+
+def build(design: Design, case_id: str) -> Case:
+    """The case a design plays, recorded on the reference (Shortage if the deck cannot give
+    the design's cards)."""
+    n = design.seats
+    plan = round_plan(design.push, design.seed)
+    stock = full_stock()
+    if design.reveal is not None:
+        for value in design.reveal:
+            take(stock, value)
+    pile_top = _designed_pile(design, stock)
+    if design.levels is not None:
+        grids = [dealt_grid(plan, grid) for grid in _final_grids(design, stock)]
+    else:
+        grids = _random_grids(design, stock, design.reveal)
+    pile = pile_of(stock, pile_top)
+    from dekal_ref.scoring import score_grid
+
+    finals = _finals(plan, grids)
+    points = [score_grid(grid).points for grid in finals]
+    before, threshold = _totals_before(design, points)
+    length = "single" if threshold is None else str(threshold)
+    rules = f"{design.push}/{design.first}/{length}"
+    lowest_unknown = design.round == 1 and design.first == "lowest"
+    start = "-" if lowest_unknown else str(design.start)
+    deal = {"grids": [format_grid(g) for g in grids], "pile": _symbols(pile)}
+    items: list[Message] = []
+    if design.entry == "dealt":
+        setup: Message = {
+            "rules": {"players": n, "push": design.push, "first": design.first,
+                      "threshold": threshold},
+            "deal": deal,
+            "first_player": None if design.first == "lowest" else design.start,
+        }
+    elif design.entry == "played into":
+        previous = (design.start - 1) % n
+        grids_up = "|".join(format_grid(g) for g in grids)
+        text = (
+            f"{rules} {design.round - 1}.16 next {previous} {grids_up} {','.join('-' * n)} - "
+            f"{_symbols(pile)} - {','.join(map(str, before))}"
+        )
+        setup = {"position": text}
+        items.append({"new_round": deal})
+    else:
+        text = (
+            f"{rules} {design.round}.1 reveal {start} {'|'.join(_letters(g) for g in grids)} "
+            f"{','.join('-' * n)} - {_symbols(pile)} - {','.join(map(str, before))}"
+        )
+        setup = {"position": text}
+    actions = list(_round_actions(setup, items, plan))
+    if design.entry == "loaded":
+        cut = len(actions) if design.load_end else min(design.load_at, len(actions) - 1)
+        state = _state_after(setup, [{"action": a} for a in actions[:cut]])
+        setup = {"position": dekal_ref.format_position(state)}
+        actions = actions[cut:]
+    items += [{"action": a} for a in actions]
+    end = _state_after(setup, items)
+    if end.phase is Phase.NEXT_ROUND and design.next_round:
+        next_deal, next_actions = _next_round(design, end)
+        items.append({"new_round": next_deal})
+        items += [{"action": a} for a in next_actions]
+    items += [{"request": {"cmd": cmd}} for cmd in design.extra]
+    return record(case_id, _title(design), setup, items)
+
+
+def _finals(plan: Any, grids: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The final grids the plan makes of dealt `grids`."""
+    finals = []
+    for grid in grids:
+        final = [0] * 16
+        for cell in range(16):
+            final[plan.final[cell]] = grid[cell]
+        finals.append(tuple(final))
+    return finals
+
+
+def _title(design: Design) -> str:
+    parts = [f"{design.seats} seats", f"{design.push}/{design.first}",
+             "match" if design.match else "single round", f"round {design.round} {design.entry}"]
+    if design.reveal is not None:
+        parts.append("turn 1 reveals " + _symbols(design.reveal))
+    if design.pile_top:
+        parts.append("pile " + _symbols(design.pile_top) + "…")
+    if design.levels is not None:
+        parts.append("final ranks " + "".join(map(str, design.levels)))
+    return "designed: " + ", ".join(parts)
+
+
+def _state_after(setup: Message, items: list[Message]) -> GameState:
+    adapter = ProtocolAdapter(dekal_ref)
+    reply = adapter.handle({"cmd": "new_game", **setup})
+    if not reply["ok"]:
+        raise Shortage(f"the reference refuses the set-up: {reply['error']}")
+    for item in items:
+        if "action" in item:
+            reply = adapter.handle({"cmd": "action", "action": item["action"]})
+        elif "new_round" in item:
+            reply = adapter.handle({"cmd": "new_round", "deal": item["new_round"]})
+        else:
+            continue
+        if not reply["ok"]:
+            raise Shortage(f"the reference refuses {item}: {reply['error']}")
+    state: GameState = adapter.state
+    return state
+
+
+def _round_actions(setup: Message, items: list[Message], plan: Any) -> Iterator[str]:
+    """The designed round's actions from the set-up (and a new round): every seat reveals
+    the plan's cell, takes back its own value when its turn comes, pushes the plan's side."""
+    state = _state_after(setup, items)
+    for turn in range(16):
+        cell = plan.cells[turn]
+        revealed = [state.values(seat)[cell] for seat in range(state.players)]
+        for seat in range(state.players):
+            yield f"reveal {seat} {CELL_NAMES[cell]}"
+            state = dekal_ref.reveal(state, seat, cell)
+        for _ in range(state.players):
+            seat = state.to_act
+            assert seat is not None
+            yield f"take {seat} {value_symbol(revealed[seat])}"
+            state = dekal_ref.take(state, seat, revealed[seat])
+            yield f"push {seat} {plan.pushes[turn]}"
+            state = dekal_ref.push(state, seat, plan.pushes[turn])
+
+
+def _next_round(design: Design, end: GameState) -> tuple[Message, list[str]]:
+    """The next round's deal (turn 1 reveals `next_reveal` at a1) and its turn 1."""
+    n = design.seats
+    stock = full_stock()
+    grids = []
+    generator = SplitMix64(design.seed + 99)
+    for seat in range(n):
+        cells = []
+        if design.next_reveal is not None:
+            take(stock, design.next_reveal[seat])
+            cells.append(design.next_reveal[seat])
+        while len(cells) < 16:
+            options = [v for v in range(1, 11) if stock[v] > 0 and (design.next_reveal is None or v > max(design.next_reveal))]
+            if not options:
+                options = [v for v in range(1, 11) if stock[v] > 0]
+            value = options[generator.next() % len(options)]
+            take(stock, value)
+            cells.append(value)
+        grids.append(tuple(cells))
+    pile = pile_of(stock, [])
+    deal = {"grids": [format_grid(g) for g in grids], "pile": _symbols(pile)}
+    state = dekal_ref.start_round(end, dekal_ref.Deal(grids=tuple(grids), pile=tuple(pile)))
+    actions = []
+    for seat in range(n):
+        actions.append(f"reveal {seat} a1")
+        state = dekal_ref.reveal(state, seat, 0)
+    for _ in range(n):
+        seat = state.to_act
+        assert seat is not None
+        value = state.centre[0]
+        actions.append(f"take {seat} {value_symbol(value)}")
+        state = dekal_ref.take(state, seat, value)
+        move = dekal_ref.legal_pushes(0, design.push)[0]
+        actions.append(f"push {seat} {move}")
+        state = dekal_ref.push(state, seat, move)
+    return deal, actions
+
+
+def record(case_id: str, title: str, setup: Message, items: list[Message]) -> Case:
+    """A game case: `items` played on the reference from `setup`, every observation kept."""
+    engine = ProtocolAdapter(dekal_ref)
+    reply = engine.handle({"id": 0, "cmd": "new_game", **setup})
+    if not reply["ok"]:
+        raise Shortage(f"{case_id}: set-up refused: {reply['error']}")
+    start = str(engine.handle({"cmd": "position"})["position"])
+    if "position" in setup:
+        needs = position_needs(str(setup["position"]))
+    else:
+        rules = setup["rules"]
+        needs = {
+            "players": rules["players"],
+            "push": rules["push"],
+            "first": rules["first"],
+            "features": ["match"] if rules["threshold"] is not None else [],
+        }
+    if any("new_round" in item for item in items) and "match" not in needs["features"]:
+        needs["features"] = [*needs["features"], "match"]
+    steps = []
+    for item in items:
+        before = str(engine.handle({"cmd": "position"})["position"])
+        scored = position_fields(before)["phase"] in ("next", "over")
+        if "action" in item:
+            reply = engine.handle({"id": 0, "cmd": "action", "action": item["action"]})
+            steps.append({**item, "expect": observation(engine, reply, scored, False)})
+        elif "new_round" in item:
+            reply = engine.handle({"id": 0, "cmd": "new_round", "deal": item["new_round"]})
+            steps.append({**item, "expect": observation(engine, reply, scored, False)})
+        else:
+            reply = engine.handle({"id": 0, **item["request"]})
+            steps.append({**item, "expect": request_observation(reply)})
+    return {
+        "id": case_id,
+        "kind": "game",
+        "title": title,
+        "rules": sorted({rule for rule in _rules_of(steps, start)}),
+        "level": "must",
+        "needs": needs,
+        "setup": setup,
+        "start": {"position": start, **who_acts(start)},
+        "steps": steps,
+    }
+
+
+def _rules_of(steps: list[Message], start: str) -> set[str]:
+    rules = {"T1", "T3", "T4", "T5"}
+    push = position_fields(start)["rules"].split("/")[0]
+    rules.add("P2" if push == "eject" else "P1")
+    first = position_fields(start)["rules"].split("/")[1]
+    rules.add("F3" if first == "chosen" else "F1")
+    if any(s["expect"].get("result") for s in steps):
+        rules |= {"S1", "S2", "S4" if "single" not in position_fields(start)["rules"] else "S3"}
+    if any("new_round" in s for s in steps):
+        rules |= {"M5", "F4"}
+    if any("F2" in str(s) for s in steps) or position_fields(start)["removed"] != "-":
+        rules.add("F2")
+    return rules
+
+
+# -- from a combination of the map to a design -----------------------------------------------
+LEVELS = {
+    "distinct": None,
+}
+
+
+def _levels(shape: str, n: int, rng: SplitMix64) -> tuple[int, ...] | None:
+    """Levels (0 best) per seat giving the ranking shape (None if `n` seats cannot)."""
+    if shape == "distinct":
+        order = list(range(n))
+    else:
+        size_word, _, rest = shape.partition(" share ")
+        where, _, follow = rest.partition(", ")
+        place = 1 if where == "1st" else 2
+        followed = follow == "followed"
+        room = n - (place - 1) - (1 if followed else 0)
+        size = 2 if size_word == "2" else (3 if room >= 3 else 0)
+        if size_word == "3+" and not followed:
+            size = room
+        if size < 2 or (size_word == "2" and size > room) or (not followed and size != room):
+            return None
+        order = list(range(place - 1)) + [place - 1] * size
+        order += list(range(place, place + n - len(order)))
+    seats = list(range(n))
+    shuffled = []
+    while seats:
+        shuffled.append(seats.pop(rng.next() % len(seats)))
+    levels = [0] * n
+    for seat, level in zip(shuffled, order, strict=True):
+        levels[seat] = level
+    return tuple(levels)
+
+
+def _seat(word: str, n: int, rng: SplitMix64) -> int:
+    if word == "first":
+        return 0
+    if word == "last":
+        return n - 1
+    return 1 + rng.next() % (n - 2) if n > 2 else 0
+
+
+def design_for(rule: str, values: dict[str, str], attempt: int) -> Design | None:
+    """A design whose case should reach `values` under `rule` (random where they say
+    nothing, seeded by the combination and the attempt)."""
+    rng = SplitMix64(hash_of(rule, values, attempt))
+    pick = lambda options: options[rng.next() % len(options)]  # noqa: E731
+    n = int(values.get("seats", pick(["2", "3", "4", "5", "6"])))
+    push = values.get("push", pick(["slide", "eject"]))
+    first = values.get("first", pick(["lowest", "chosen"]))
+    length = values.get("length")
+    match = length == "match" if length else rule in ("S4", "F4", "M5") or pick([True, False])
+    if rule in ("S3",):
+        match = False
+    if rule in ("S4", "F4", "M5"):
+        match = True
+    round_word = values.get("round", pick(["1", "2", "3+"]) if match else "1")
+    round_number = {"1": 1, "2": 2, "3+": 3 + rng.next() % 2}[round_word]
+    if not match:
+        round_number = 1
+    entry = values.get("entry")
+    if entry is None:
+        entry = pick(["dealt", "loaded"]) if round_number == 1 else pick(["loaded", "played into"])
+    if entry == "dealt" and round_number > 1:
+        return None
+    if entry == "played into" and round_number == 1:
+        if rule in ("F4", "M5"):
+            round_number = 1
+        return None
+    design = Design(seats=n, push=push, first=first, match=match, round=round_number,
+                    entry=entry, seed=rng.next() % 1000)
+    start = _seat(values.get("start", pick(["first", "middle", "last"])), n, rng)
+    design = replace(design, start=start)
+    steps_per_turn = 3 * n
+    turn = values.get("turn")
+    if entry == "loaded":
+        if turn == "1" or (turn is None and rng.next() % 2 == 0):
+            load_at = rng.next() % steps_per_turn
+        elif turn == "16":
+            load_at = 15 * steps_per_turn + rng.next() % steps_per_turn
+        else:
+            load_at = steps_per_turn * (1 + rng.next() % 14) + rng.next() % steps_per_turn
+        design = replace(design, load_at=load_at)
+    if rule in ("F1", "F2", "F3", "T2"):
+        turn_one = _turn_one(rule, values, design, rng)
+        if turn_one is None:
+            return None
+        design = replace(design, **turn_one)
+    if rule in ("S2", "S3", "S4"):
+        shape = values.get("ranking", pick(situation_map().dimensions["ranking"]))
+        levels = _levels(shape, n, rng)
+        if levels is None:
+            return None
+        split = None
+        wants_split = values.get("cards") == "yes" or (
+            rule == "S4" and values.get("differs") == "yes" and round_number == 1
+        )
+        if wants_split:
+            alone = sorted(lv for lv in set(levels) if levels.count(lv) == 1 and lv > 0)
+            if not alone:
+                return None
+            split = alone[rng.next() % len(alone)]
+        design = replace(
+            design,
+            levels=levels,
+            split=split,
+            threshold=values.get("threshold", pick(["below", "at", "above"])),
+            differs=values.get("differs") == "yes",
+        )
+    if rule in ("F4", "M5", "T2"):
+        design = replace(design, threshold="below")
+    return design
+
+
+def _turn_one(
+    rule: str, values: dict[str, str], design: Design, rng: SplitMix64
+) -> dict[str, Any] | None:
+    """Turn 1's reveals (and the pile) for a first-player rule: who reveals the lowest card,
+    how many tie, how their draws run."""
+    n = design.seats
+    entry = "dealt" if design.entry == "played into" else design.entry
+    if rule in ("F1", "F2", "F3"):
+        if design.entry == "played into" and values.get("entry") == "played into":
+            return None
+        base: dict[str, Any] = {"round": 1, "entry": entry}
+        if entry == "loaded":
+            base["load_at"] = rng.next() % n  # before turn 1's last reveal
+    if rule == "F3":
+        return {**base, "first": "chosen"}
+    if rule == "F1":
+        low = _seat(values.get("start", "first"), n, rng)
+        reveal = tuple(1 if s == low else 2 + (s % 3) for s in range(n))
+        return {**base, "first": "lowest", "reveal": reveal}
+    if rule == "T2":
+        lowest = values.get("lowest", "token")
+        if design.round == 1 and design.first == "lowest" and lowest == "another seat":
+            return None
+        token = design.start
+        if lowest == "tied":
+            tied = {token, (token + 1) % n}
+            reveal = tuple(1 if s in tied else 3 for s in range(n))
+        else:
+            low = token if lowest == "token" else (token + 1 + rng.next() % (n - 1)) % n
+            reveal = tuple(1 if s == low else 3 + (s % 2) for s in range(n))
+        extra: dict[str, Any] = {"reveal": reveal}
+        if design.entry == "loaded":
+            extra["load_at"] = rng.next() % n
+        return extra
+    # F2: how many tie, how many draws, where the pile runs out
+    tie_word = values.get("tie", "2" if n > 2 else "all")
+    if tie_word == "2":
+        size = 2
+    elif tie_word == "all":
+        size = n
+    else:
+        size = 3 + rng.next() % (n - 3) if n > 3 else 0
+    if size < 2 or size > n or (tie_word == "2" and n == 2) or (tie_word == "3+" and size >= n):
+        return None
+    first_tied = rng.next() % n
+    tied = sorted({(first_tied + k) % n for k in range(size)})
+    reveal = tuple(1 if s in tied else 2 + (s % 3) for s in range(n))
+    pile_size = 100 - 16 * n
+    pile_word = values.get("pile", "lasts")
+    top: list[int] = []
+    if pile_word == "out at first draw":
+        if pile_size >= size:
+            return None
+    elif pile_word == "out at a re-draw":
+        groups = pile_size // size
+        if groups == 0:
+            return None
+        for _ in range(groups):
+            top += [0] * size + [99]  # 99: a marker between groups, dropped below
+    else:
+        draws = {"1": 1, "2": 2, "3+": 3 + rng.next() % 3, "0": 0}[values.get("draws", "1")]
+        if draws == 0 or draws * size > pile_size:
+            return None
+        for _ in range(draws - 1):
+            top += [0] * size + [99]
+        top += [-1] * size
+    pattern = tuple(v for v in _groups(top))
+    return {**base, "first": "lowest", "reveal": reveal, "pile_top": pattern}
+
+
+def _groups(top: list[int]) -> list[int]:
+    """The pile pattern with the markers between groups kept as -2 (a group boundary)."""
+    return [-2 if v == 99 else v for v in top]
+
+
+def hash_of(rule: str, values: dict[str, str], attempt: int) -> int:
+    text = rule + "|" + "|".join(f"{k}={v}" for k, v in sorted(values.items())) + f"|{attempt}"
+    number = 0
+    for char in text.encode():
+        number = (number * 131 + char) % (2**61 - 1)
+    return number
+
+
+# -- the loop ----------------------------------------------------------------------------------
+def trace_case(case: Case) -> set[tuple[str, Any]]:
+    """The situations the reference reaches on one case (and, with a new round, as an
+    own-deal engine is run)."""
+    from dekal.conformance.runner import run_case
+
+    found: set[tuple[str, Any]] = set()
+    for deals in ("given", "own") if _has_new_round(case) else ("given",):
+        tracer = SituationTracer(deals)
+        outcome = run_case(tracer, case, 30.0)
+        if outcome.status != "pass":
+            raise Shortage(f"{case['id']}: the reference fails its own case: {outcome.message}")
+        found |= tracer.situations
+    return found
+
+
+def _has_new_round(case: Case) -> bool:
+    return any("new_round" in step for step in case.get("steps", []))
+
+
+def fill(reached: set[Combination], prefix: str = "map", attempts: int = 6) -> tuple[list[Case], list[Combination]]:
+    """Cases that reach every feasible game combination `reached` lacks (the rules played
+    in games: every rule of the map but perft, deal and position), and what is left."""
+    chart = situation_map()
+    wanted = sorted(
+        c for c in chart.feasible_combinations() - reached
+        if c[0] not in ("perft", "deal", "position")
+    )
+    cases: list[Case] = []
+    left: list[Combination] = []
+    have = set(reached)
+    for combination in wanted:
+        if combination in have:
+            continue
+        rule, values = combination
+        for attempt in range(attempts):
+            design = design_for(rule, dict(values), attempt)
+            if design is None or design.round > 50:
+                continue
+            try:
+                case = build(design, f"{prefix}-{len(cases) + 1:04d}")
+                found = reached_combinations(trace_case(case))
+            except Shortage:
+                continue
+            if combination in found:
+                cases.append(case)
+                have |= found
+                break
+        else:
+            left.append(combination)
+    return cases, [c for c in left if c not in have]
+
+
+def explain(left: list[Combination]) -> str:
+    return "\n".join(describe(c) for c in left)
