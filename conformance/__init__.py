@@ -4,7 +4,7 @@
 * `adapter`: speaks the protocol in-process on top of a Python game API (dekal_ref or
   dekal.engines); `serve` runs it over standard input/output.
 * `client`: drives an engine, in-process or as a subprocess with time limits and restarts.
-* `vectors`: loads the frozen cases of spec/conformance/VERSION (v3 by default, v1 and v2
+* `vectors`: loads the frozen cases of spec/conformance/VERSION (v4 by default, v1 to v3
   still loadable) from the installed package.
 * `generate`: derives those cases with the reference from their sources, the data files of
   spec/conformance/sources/ (read by `source_files` for `sources`, `sources_v2` and
@@ -16,6 +16,6 @@
 from __future__ import annotations
 
 PROTOCOL_VERSION = 1
-SUITE_VERSION = "v3"
-SUITE_VERSIONS = ("v1", "v2", "v3")
+SUITE_VERSION = "v4"
+SUITE_VERSIONS = ("v1", "v2", "v3", "v4")
 """Every suite that can be loaded, oldest first; SUITE_VERSION is the newest."""

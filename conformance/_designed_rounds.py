@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from dekal_ref.deal import DECK
 from dekal_ref.notation import CELL_NAMES, Push, format_grid, value_symbol
 from dekal_ref.push import apply_chain, legal_pushes, push_chain
-from dekal_ref.scoring import score_grid
+from dekal_ref.scoring import neighbours, score_grid
 
 SNAKE = tuple(r * 4 + (c if r % 2 == 0 else 3 - c) for r in range(4) for c in range(4))
 """Cells in a path whose neighbours in it share a side: row 1 left to right, row 2 back…"""
@@ -87,17 +87,25 @@ class Shortage(Exception):
     """The deck cannot give the cards a design asks for."""
 
 
-def scored_grid(kept: list[int], stock: Counter[int], extra: dict[int, int] | None = None) -> tuple[int, ...]:
+def scored_grid(
+    kept: list[int],
+    stock: Counter[int],
+    extra: dict[int, int] | None = None,
+    reserved: bool = False,
+) -> tuple[int, ...]:
     """A grid whose score is the sum of `kept` with len(kept) cards left (S1-S2): the kept
     cards first along SNAKE, every other cell in runs of two or three equal cards (which
-    cancel), none equal to a kept card. `extra` fixes the value of some cells (a turn-1
-    reveal), which must lie in a cancelling run. Cards are taken from `stock`."""
+    cancel), none touching an equal kept card. `extra` fixes the value of some cells, which
+    must lie in a cancelling run. Cards are taken from `stock` (the kept ones too, unless
+    `reserved`: taken already)."""
     if len(set(kept)) != len(kept):
         raise Shortage("kept values repeat")
     grid = [0] * 16
+    kept_cells = set(SNAKE[: len(kept)])
     for index, value in enumerate(kept):
         grid[SNAKE[index]] = value
-        take(stock, value)
+        if not reserved:
+            take(stock, value)
     rest = list(SNAKE[len(kept) :])
     fixed = dict(extra or {})
     runs: list[list[int]] = []
@@ -113,13 +121,16 @@ def scored_grid(kept: list[int], stock: Counter[int], extra: dict[int, int] | No
             raise Shortage("two fixed values in one run")
         if wanted:
             value = wanted.pop()
-            if value in kept:
+            if value in {grid[o] for c in run for o in neighbours(c) if o in kept_cells}:
                 raise Shortage("a fixed value equals a kept one")
         else:
-            options = [v for v in range(1, 11) if v not in kept and stock[v] >= len(run)]
+            # a kept card must touch no equal card: a run next to it takes another value
+            touching = {grid[o] for c in run for o in neighbours(c) if o in kept_cells}
+            options = [v for v in range(1, 11) if v not in touching and stock[v] >= len(run)]
             if not options:
                 raise Shortage("no value left for a run")
-            value = max(options, key=lambda v: (stock[v], -v))
+            # never leave a single card of a value: it could fill no run later
+            value = max(options, key=lambda v: (stock[v] - len(run) != 1, stock[v], -v))
         for cell in run:
             grid[cell] = value
             take(stock, value)

@@ -75,38 +75,46 @@ class Design:
 
 
 # -- building a case from a design -----------------------------------------------------------
+KEPT = 3
+"""Cards a designed final grid keeps (the rest cancel): few enough cells in cancelling runs
+that six grids find their runs' values in the deck."""
+
+
 def points_of(level: int) -> int:
-    return 4 + 2 * level
+    return 10 + 2 * level
 
 
-def kept_cards(points: int, count: int) -> list[int]:
-    """`count` distinct card values summing to `points` (the cards a grid keeps)."""
-    if count == 1:
-        if points > 10:
-            raise Shortage("one card cannot score that much")
-        return [points]
-    low = list(range(1, count))
-    last = points - sum(low)
-    if last <= low[-1] or last > 10:
-        raise Shortage(f"{count} cards cannot score {points}")
-    return [*low, last]
+def kept_cards(points: int, count: int, stock: Counter[int] | None = None) -> list[int]:
+    """`count` distinct card values summing to `points` (the cards a grid keeps: its score),
+    of the values the stock holds most of."""
+    import itertools
+
+    fits = [list(c) for c in itertools.combinations(range(1, 11), count) if sum(c) == points]
+    if not fits:
+        raise Shortage(f"{count} distinct cards cannot score {points}")
+    if stock is None:
+        return fits[0]
+    return max(fits, key=lambda cards: (min(stock[v] for v in cards), sum(stock[v] for v in cards)))
 
 
 def _final_grids(design: Design, stock: Counter[int]) -> list[tuple[int, ...]]:
     """Final grids ranked by the design's levels (a split level scores as the level above,
     on one card more)."""
     assert design.levels is not None
-    grids = []
-    for seat in range(design.seats):
-        level = design.levels[seat]
-        if design.split is not None and level == design.split:
-            points = points_of(level - 1)
-            count = (1 if points <= 10 else 2) + 1
-        else:
-            points = points_of(level)
-            count = 1 if points <= 10 else 2
-        grids.append(scored_grid(kept_cards(points, count), stock))
-    return grids
+    kept = []
+    count = KEPT + (design.seats == 6)  # six grids leave the runs 4 cards of slack
+    by_level: dict[int, list[int]] = {}  # seats of one level keep the same cards (a tie)
+    for level in design.levels:
+        if level not in by_level:
+            split = design.split is not None and level == design.split
+            points = points_of(level - 1 if split else level)
+            by_level[level] = kept_cards(points, count + split, stock)
+            for value in by_level[level]:
+                stock[value] -= design.levels.count(level)
+        kept.append(by_level[level])
+    if min(stock.values()) < 0:
+        raise Shortage("the kept cards need more of a value than the deck holds")
+    return [scored_grid(cards, stock, reserved=True) for cards in kept]
 
 
 def _random_grids(design: Design, stock: Counter[int], reveal: tuple[int, ...] | None) -> list[tuple[int, ...]]:
@@ -511,7 +519,7 @@ def design_for(rule: str, values: dict[str, str], attempt: int) -> Design | None
             rule == "S4" and values.get("differs") == "yes" and round_number == 1
         )
         if wants_split:
-            alone = sorted(lv for lv in set(levels) if levels.count(lv) == 1 and lv > 0)
+            alone = sorted(lv for lv in set(levels) if lv > 0)
             if not alone:
                 return None
             split = alone[rng.next() % len(alone)]
@@ -630,7 +638,9 @@ def _has_new_round(case: Case) -> bool:
     return any("new_round" in step for step in case.get("steps", []))
 
 
-def fill(reached: set[Combination], prefix: str = "map", attempts: int = 6) -> tuple[list[Case], list[Combination]]:
+def fill(
+    reached: set[Combination], prefix: str = "map", attempts: int = 6
+) -> tuple[list[tuple[Design, Case]], list[Combination]]:
     """Cases that reach every feasible game combination `reached` lacks (the rules played
     in games: every rule of the map but perft, deal and position), and what is left."""
     chart = situation_map()
@@ -638,7 +648,7 @@ def fill(reached: set[Combination], prefix: str = "map", attempts: int = 6) -> t
         c for c in chart.feasible_combinations() - reached
         if c[0] not in ("perft", "deal", "position")
     )
-    cases: list[Case] = []
+    cases: list[tuple[Design, Case]] = []
     left: list[Combination] = []
     have = set(reached)
     for combination in wanted:
@@ -655,7 +665,7 @@ def fill(reached: set[Combination], prefix: str = "map", attempts: int = 6) -> t
             except Shortage:
                 continue
             if combination in found:
-                cases.append(case)
+                cases.append((design, case))
                 have |= found
                 break
         else:
@@ -665,3 +675,225 @@ def fill(reached: set[Combination], prefix: str = "map", attempts: int = 6) -> t
 
 def explain(left: list[Combination]) -> str:
     return "\n".join(describe(c) for c in left)
+
+
+# -- perft, deals and positions ----------------------------------------------------------------
+def _round_positions(design: Design) -> dict[str, GameState]:
+    """States of a designed round (round 1, dealt) at turn 16 in each phase, and scored."""
+    case_setup = build(replace(design, next_round=False, extra=()), "probe")
+    adapter = ProtocolAdapter(dekal_ref)
+    adapter.handle({"cmd": "new_game", **case_setup["setup"]})
+    found: dict[str, GameState] = {}
+    for step in case_setup["steps"]:
+        if "action" not in step:
+            continue
+        adapter.handle({"cmd": "action", "action": step["action"]})
+        state: GameState = adapter.state
+        if state.turn == 16 or state.phase in (Phase.NEXT_ROUND, Phase.OVER):
+            found.setdefault(state.phase.value, state)
+    return found
+
+
+def perft_cases(prefix: str = "perft-map") -> list[Case]:
+    """Perft at depths 0 to 3 in every phase (turn 16, where the counts stay small), for every
+    player count and both lengths: depth 0 is one node in every phase, `next` and `over`
+    have no moves."""
+    cases: list[Case] = []
+    for seats in range(2, 7):
+        for match, threshold in ((False, "above"), (True, "below"), (True, "at")):
+            design = Design(seats=seats, push="eject" if seats % 2 else "slide", first="chosen",
+                            match=match, seed=seats, threshold=threshold)
+            states = _round_positions(design)
+            for phase, state in sorted(states.items()):
+                for depth in range(4):
+                    text = dekal_ref.format_position(state)
+                    adapter = ProtocolAdapter(dekal_ref)
+                    adapter.handle({"cmd": "new_game", "position": text})
+                    answer = adapter.handle({"cmd": "perft", "depth": depth})
+                    needs = position_needs(text)
+                    needs["features"] = [*needs["features"], "perft"]
+                    variant = "P2" if design.push == "eject" else "P1"
+                    cases.append({
+                        "id": f"{prefix}-{len(cases) + 1:04d}",
+                        "kind": "perft",
+                        "title": f"perft depth {depth} in phase {phase}, {seats} seats, "
+                        f"{'match' if match else 'single round'}, turn 16",
+                        "rules": ["T1", "T3", "T4", variant],
+                        "level": "must",
+                        "needs": needs,
+                        "setup": {"position": text},
+                        "script": [],
+                        "position": text,
+                        "depth": depth,
+                        "expect": {"nodes": answer["nodes"], "divide": answer["divide"]},
+                    })
+    return cases
+
+
+def deal_cases(prefix: str = "deal-map") -> list[Case]:
+    """Seeded deals of rounds 1, 2, 7, 500 and 1000 (the last protocol.md allows) for every
+    player count."""
+    adapter = ProtocolAdapter(dekal_ref)
+    cases = []
+    for seats in range(2, 7):
+        for round_number in (1, 2, 7, 500, 1000):
+            request = {"seed": 2026 + seats, "players": seats, "round": round_number}
+            reply = adapter.handle({"cmd": "deal", **request})
+            cases.append({
+                "id": f"{prefix}-{len(cases) + 1:04d}",
+                "kind": "deal",
+                "title": f"the seeded deal of seed {2026 + seats}, {seats} players, "
+                f"round {round_number}",
+                "rules": ["M1", "M3", "M5"],
+                "level": "must",
+                "needs": {"features": ["seeded-deal"]},
+                "input": request,
+                "expect": {"ok": True, "deal": reply["deal"]},
+            })
+    return cases
+
+
+def position_cases(prefix: str = "position-map") -> list[Case]:
+    """Positions loaded in every phase for every player count: accepted as they are, and
+    refused once their start names no seat (M4); with removed cards on turn 1 and after it,
+    and match totals exactly at the threshold once a match is over (refused while it plays:
+    S4)."""
+    cases: list[Case] = []
+    for seats in range(2, 7):
+        for length in ("single", "below", "at"):
+            for tie in (False, True):
+                reveal = tuple(1 if (tie and s < 2) else 3 + s % 2 for s in range(seats))
+                design = Design(
+                    seats=seats, push="slide", first="lowest", match=length != "single",
+                    seed=seats + 40, reveal=reveal, pile_top=(-1, -1) if tie else (),
+                    threshold="at" if length == "at" else "below", next_round=False,
+                )
+                try:
+                    whole = build(design, "whole")
+                except Shortage:
+                    continue
+                for cut in _cuts(seats, len(whole["steps"])):
+                    state = _state_after(whole["setup"], whole["steps"][:cut])
+                    text = dekal_ref.format_position(state)
+                    cases.append(_loaded(f"{prefix}-{len(cases) + 1:04d}", text, whole, cut))
+                    for refused in _unreachable(state):
+                        cases.append(_refused(f"{prefix}-{len(cases) + 1:04d}", refused))
+    return cases
+
+
+def _unreachable(state: GameState) -> list[str]:
+    """The position of `state` made unreachable: its start names no seat (M4); in a match,
+    its highest total at the threshold while it plays (S4), or every total under it once it
+    is over (S4)."""
+    fields = dekal_ref.format_position(state).split(" ")
+    broken = [fields[:3] + [str(state.players)] + fields[4:]]
+    threshold = state.rules.threshold
+    if threshold is not None:
+        totals = list(state.totals)
+        if state.phase is Phase.OVER:
+            totals = [min(t, threshold - 1) for t in totals]
+        else:
+            totals[0] = threshold
+        broken.append(fields[:9] + [",".join(map(str, totals))])
+    return [" ".join(line) for line in broken]
+
+
+def _cuts(seats: int, steps: int) -> list[int]:
+    """Where to load a round: in turn 1's reveal, take and push, in turn 2 (removed cards
+    after turn 1), at turn 16, and scored."""
+    turn = 3 * seats
+    return [seats - 1, seats, seats + 1, turn + 1, turn + seats, 15 * turn + seats + 1, steps]
+
+
+def _loaded(case_id: str, text: str, whole: Case, cut: int) -> Case:
+    steps = whole["steps"][cut : cut + 6]
+    items = [{k: v for k, v in step.items() if k != "expect"} for step in steps]
+    if not items and position_fields(text)["phase"] in ("next", "over"):
+        items = [{"request": {"cmd": "result"}}]
+    case = record(case_id, f"position loaded in phase {position_fields(text)['phase']}", {"position": text}, items)
+    return case
+
+
+def _refused(case_id: str, text: str) -> Case:
+    adapter = ProtocolAdapter(dekal_ref)
+    reply = adapter.handle({"cmd": "new_game", "position": text})
+    error = reply["error"]
+    expect = {"ok": False, "rule": error["rule"]} if "rule" in error else {"ok": False, "kind": error["kind"]}
+    return {
+        "id": case_id,
+        "kind": "setup",
+        "title": f"position refused in phase {position_fields(text)['phase']}: {expect.get('rule', expect.get('kind'))}",
+        "rules": [str(expect.get("rule", "M3"))],
+        "level": "must",
+        "needs": position_needs(text),
+        "setup": {"position": text},
+        "expect": expect,
+    }
+
+
+# -- the suite ---------------------------------------------------------------------------------
+DESIGNS = "v4/designs.jsonl"
+"""The designs the search kept (spec/conformance/sources/v4/), one a line, in case order."""
+
+
+def read_designs() -> list[Design]:
+    from dekal.conformance.source_files import lines
+
+    designs = []
+    for line in lines(DESIGNS):
+        fields = {k: tuple(v) if isinstance(v, list) else v for k, v in line.fields.items()}
+        designs.append(Design(**fields))
+    return designs
+
+
+def write_designs(designs: list[Design], path: Any) -> None:
+    import dataclasses
+    import json
+
+    default = dataclasses.asdict(Design())
+    with open(path, "w", encoding="utf-8") as out:
+        for design in designs:
+            fields = {k: v for k, v in dataclasses.asdict(design).items() if v != default[k]}
+            out.write(json.dumps(fields, separators=(",", ":")) + "\n")
+
+
+def v4_files(v3: dict[str, list[Case]]) -> dict[str, list[Case]]:
+    """Suite v4: every case of v3 as it is, then the designed games of the search (their
+    designs frozen in sources/v4/designs.jsonl), perft in every phase at every depth, deals
+    of every round and positions in every phase, loaded and refused."""
+    designed = [build(design, f"map-{index:04d}") for index, design in enumerate(read_designs(), 1)]
+    files = {name: list(cases) for name, cases in v3.items()}
+    files["games"] += designed
+    files["perft"] += perft_cases()
+    files["deal"] += deal_cases()
+    files["position"] += position_cases()
+    return files
+
+
+def search(out: Any) -> int:
+    """Find designs for every combination the suite v3 and the unit families leave unreached;
+    write them to `out`; print what is left."""
+    from dekal.conformance.generate import all_cases
+
+    v3 = all_cases("v3")
+    cases = [case for listed in v3.values() for case in listed]
+    cases += perft_cases() + deal_cases() + position_cases()
+    from dekal.conformance._situations import traced_situations
+
+    found = traced_situations(cases)
+    found |= traced_situations([c for c in cases if _has_new_round(c)], deals="own")
+    kept, left = fill(reached_combinations(found))
+    write_designs([design for design, _ in kept], out)
+    print(f"{len(kept)} designs written to {out}; {len(left)} combinations left")
+    for combination in left:
+        print(f"  {describe(combination)}")
+    return 1 if left else 0
+
+
+if __name__ == "__main__":
+    import sys
+    from pathlib import Path
+
+    target = Path(__file__).resolve().parents[1] / "spec" / "conformance" / "sources" / DESIGNS
+    target.parent.mkdir(parents=True, exist_ok=True)
+    sys.exit(search(target))

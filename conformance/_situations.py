@@ -285,11 +285,11 @@ class SituationTracer(DirectReference):
             "F4",
             seats=seats,
             start=_seat_place(int(before.start or 0), before.players),
-            round=_round(after),
+            round=_round(before),
             entry=previous,
             first=before.rules.first,
         )
-        self.note("M5", seats=seats, round=_round(after), entry=previous, push=before.rules.push)
+        self.note("M5", seats=seats, round=_round(before), entry=previous, push=before.rules.push)
 
     def read_action(self, before: GameState, after: GameState) -> None:
         seats, players = str(before.players), before.players

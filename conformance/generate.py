@@ -8,7 +8,7 @@ engine that answers the same way conforms. Each suite is frozen in spec/conforma
 and the tests re-derive every one: a change in the reference or the sources that alters any
 frozen case fails the tests instead of silently changing the suite.
 
-    python -m dekal.conformance.generate               # rewrite spec/conformance/v3/ (newest)
+    python -m dekal.conformance.generate               # rewrite spec/conformance/v4/ (newest)
     python -m dekal.conformance.generate --suite v1    # rewrite the frozen v1 (never needed)
     python -m dekal.conformance.generate --check       # exit 1 if any suite's files differ
 """
@@ -83,6 +83,10 @@ Case = dict[str, Any]
 # -- everything -------------------------------------------------------------------------------
 def all_cases(version: str = SUITE_VERSION) -> dict[str, list[Case]]:
     """Every case of the suite `version`, by file, in source order."""
+    if version == "v4":
+        from dekal.conformance._generate_v4 import v4_files
+
+        return v4_files(all_cases("v3"))
     if version != "v3":
         return _through_v2(version)
     v2 = _through_v2("v2")
