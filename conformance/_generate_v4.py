@@ -68,10 +68,12 @@ class Design:
     split: int | None = None  # a level whose seats score as the level above, with more cards
     threshold: str = "below"  # the highest total after the round against the threshold
     differs: bool = False  # the round ranks otherwise than the totals
+    split_seat: int | None = None  # a seat that keeps its level's points on one card more
     next_round: bool = True  # after a scored match round, deal the next and play its turn 1
     next_reveal: tuple[int, ...] | None = None
     seed: int = 0
     extra: tuple[str, ...] = field(default=())  # requests after the round ("result")
+    turns: int = 16  # the turns of the round played (the first player needs only turn 1)
 
 
 # -- building a case from a design -----------------------------------------------------------
@@ -102,19 +104,35 @@ def _final_grids(design: Design, stock: Counter[int]) -> list[tuple[int, ...]]:
     on one card more)."""
     assert design.levels is not None
     kept = []
-    count = KEPT + (design.seats == 6)  # six grids leave the runs 4 cards of slack
-    by_level: dict[int, list[int]] = {}  # seats of one level keep the same cards (a tie)
-    for level in design.levels:
-        if level not in by_level:
+    # six grids leave the runs 4 cards of slack, unless a split level keeps one more already
+    count = KEPT + (design.seats == 6 and design.split is None)
+    levels = _point_levels(design)
+    by_level: dict[tuple[int, bool], list[int]] = {}  # seats of one level keep the same cards
+    for seat, level in enumerate(levels):
+        alone = seat == design.split_seat
+        key = (level, alone)
+        if key not in by_level:
             split = design.split is not None and level == design.split
             points = points_of(level - 1 if split else level)
-            by_level[level] = kept_cards(points, count + split, stock)
-            for value in by_level[level]:
-                stock[value] -= design.levels.count(level)
-        kept.append(by_level[level])
+            by_level[key] = kept_cards(points, count + split + alone, stock)
+        kept.append(by_level[key])
+        for value in by_level[key]:
+            stock[value] -= 1
     if min(stock.values()) < 0:
         raise Shortage("the kept cards need more of a value than the deck holds")
     return [scored_grid(cards, stock, reserved=True) for cards in kept]
+
+
+def _point_levels(design: Design) -> tuple[int, ...]:
+    """The levels the final grids score by: the design's, or, for a later match round whose
+    own ranking differs from the totals', the reverse of them (seat order if all share)."""
+    assert design.levels is not None
+    levels = design.levels
+    if not (design.match and design.round > 1 and design.differs):
+        return levels
+    if len(set(levels)) == 1:
+        return tuple(range(design.seats))
+    return tuple(max(levels) - level for level in levels)
 
 
 def _random_grids(design: Design, stock: Counter[int], reveal: tuple[int, ...] | None) -> list[tuple[int, ...]]:
@@ -179,9 +197,10 @@ def _totals_before(design: Design, points: list[int]) -> tuple[list[int], int | 
     if design.round == 1:
         after = list(points)
     else:
-        order = [(-lv if design.differs else lv) for lv in levels]
+        order = list(levels)
         ranks = sorted(set(order))
-        after = [40 + 7 * ranks.index(o) for o in order]
+        base = max(points) + 1
+        after = [base + 7 * ranks.index(o) for o in order]
     before = [a - p for a, p in zip(after, points, strict=True)]
     if min(before) < 0:
         raise Shortage("a total before the round would be negative")
@@ -248,7 +267,7 @@ def build(design: Design, case_id: str) -> Case:
             f"{','.join('-' * n)} - {_symbols(pile)} - {','.join(map(str, before))}"
         )
         setup = {"position": text}
-    actions = list(_round_actions(setup, items, plan))
+    actions = list(_round_actions(setup, items, plan))[: design.turns * 3 * n]
     if design.entry == "loaded":
         cut = len(actions) if design.load_end else min(design.load_at, len(actions) - 1)
         state = _state_after(setup, [{"action": a} for a in actions[:cut]])
@@ -435,14 +454,15 @@ def _levels(shape: str, n: int, rng: SplitMix64) -> tuple[int, ...] | None:
     else:
         size_word, _, rest = shape.partition(" share ")
         where, _, follow = rest.partition(", ")
-        place = 1 if where == "1st" else 2
-        followed = follow == "followed"
-        room = n - (place - 1) - (1 if followed else 0)
-        size = 2 if size_word == "2" else (3 if room >= 3 else 0)
-        if size_word == "3+" and not followed:
-            size = room
-        if size < 2 or (size_word == "2" and size > room) or (not followed and size != room):
+        options = []  # (place, size) pairs giving the shape
+        for size in ([2] if size_word == "2" else range(3, n + 1)):
+            for place in range(1, n - size + 2):
+                last = place - 1 + size == n
+                if (place == 1) == (where == "1st") and last == (follow == "last"):
+                    options.append((place, size))
+        if not options:
             return None
+        place, size = options[rng.next() % len(options)]
         order = list(range(place - 1)) + [place - 1] * size
         order += list(range(place, place + n - len(order)))
     seats = list(range(n))
@@ -469,6 +489,8 @@ def design_for(rule: str, values: dict[str, str], attempt: int) -> Design | None
     rng = SplitMix64(hash_of(rule, values, attempt))
     pick = lambda options: options[rng.next() % len(options)]  # noqa: E731
     n = int(values.get("seats", pick(["2", "3", "4", "5", "6"])))
+    if rule == "F2" and "seats" not in values and values.get("pile", "").startswith("out"):
+        n = 6  # only six seats leave a pile (4 cards) that a short chain exhausts
     push = values.get("push", pick(["slide", "eject"]))
     first = values.get("first", pick(["lowest", "chosen"]))
     length = values.get("length")
@@ -508,25 +530,32 @@ def design_for(rule: str, values: dict[str, str], attempt: int) -> Design | None
         turn_one = _turn_one(rule, values, design, rng)
         if turn_one is None:
             return None
-        design = replace(design, **turn_one)
+        design = replace(design, **turn_one, turns=1)  # the first player: turn 1 is enough
+    if rule in ("S3", "S4"):  # how the round began changes no ranking: load it at turn 16
+        design = replace(design, entry="loaded", load_at=15 * steps_per_turn + rng.next() % n)
+        if round_number > 1 and design.first == "lowest":
+            design = replace(design, start=design.start)
     if rule in ("S2", "S3", "S4"):
         shape = values.get("ranking", pick(situation_map().dimensions["ranking"]))
         levels = _levels(shape, n, rng)
         if levels is None:
             return None
-        split = None
-        wants_split = values.get("cards") == "yes" or (
-            rule == "S4" and values.get("differs") == "yes" and round_number == 1
-        )
-        if wants_split:
-            alone = sorted(lv for lv in set(levels) if lv > 0)
-            if not alone:
+        split = split_seat = None
+        if values.get("cards") == "yes":
+            above = sorted(lv for lv in set(levels) if lv > 0)
+            if not above:
                 return None
-            split = alone[rng.next() % len(alone)]
+            split = above[rng.next() % len(above)]
+        if rule == "S4" and values.get("differs") == "yes" and round_number == 1:
+            shared = [seat for seat, lv in enumerate(levels) if levels.count(lv) > 1]
+            if not shared:
+                return None
+            split_seat = shared[rng.next() % len(shared)]
         design = replace(
             design,
             levels=levels,
             split=split,
+            split_seat=split_seat,
             threshold=values.get("threshold", pick(["below", "at", "above"])),
             differs=values.get("differs") == "yes",
         )
@@ -570,13 +599,16 @@ def _turn_one(
             extra["load_at"] = rng.next() % n
         return extra
     # F2: how many tie, how many draws, where the pile runs out
-    tie_word = values.get("tie", "2" if n > 2 else "all")
+    short = values.get("pile", "").startswith("out") and values.get("draws") in ("0", "1")
+    tie_word = values.get("tie", "all" if n == 2 else "3+" if short else "2")
     if tie_word == "2":
         size = 2
     elif tie_word == "all":
         size = n
     else:
         size = 3 + rng.next() % (n - 3) if n > 3 else 0
+        if values.get("pile") == "out at first draw" or values.get("draws") == "0":
+            size = n - 1  # more seats tied than cards in the pile (six seats, four cards)
     if size < 2 or size > n or (tie_word == "2" and n == 2) or (tie_word == "3+" and size >= n):
         return None
     first_tied = rng.next() % n
@@ -639,7 +671,7 @@ def _has_new_round(case: Case) -> bool:
 
 
 def fill(
-    reached: set[Combination], prefix: str = "map", attempts: int = 6
+    reached: set[Combination], prefix: str = "map", attempts: int = 12
 ) -> tuple[list[tuple[Design, Case]], list[Combination]]:
     """Cases that reach every feasible game combination `reached` lacks (the rules played
     in games: every rule of the map but perft, deal and position), and what is left."""
@@ -861,9 +893,12 @@ def v4_files(v3: dict[str, list[Case]]) -> dict[str, list[Case]]:
     """Suite v4: every case of v3 as it is, then the designed games of the search (their
     designs frozen in sources/v4/designs.jsonl), perft in every phase at every depth, deals
     of every round and positions in every phase, loaded and refused."""
+    from dekal.conformance.probe import probed_case
+
     designed = [build(design, f"map-{index:04d}") for index, design in enumerate(read_designs(), 1)]
     files = {name: list(cases) for name, cases in v3.items()}
-    files["games"] += designed
+    files["games"] += [probed_case(case) for case in designed]
+    files["negative"] += deal_refusal_cases()
     files["perft"] += perft_cases()
     files["deal"] += deal_cases()
     files["position"] += position_cases()
@@ -877,7 +912,7 @@ def search(out: Any) -> int:
 
     v3 = all_cases("v3")
     cases = [case for listed in v3.values() for case in listed]
-    cases += perft_cases() + deal_cases() + position_cases()
+    cases += perft_cases() + deal_cases() + position_cases() + deal_refusal_cases()
     from dekal.conformance._situations import traced_situations
 
     found = traced_situations(cases)
@@ -888,6 +923,40 @@ def search(out: Any) -> int:
     for combination in left:
         print(f"  {describe(combination)}")
     return 1 if left else 0
+
+
+def deal_refusal_cases(prefix: str = "deal-refused-map") -> list[Case]:
+    """For every player count, a new game's deal and a new round's deal refused: one card
+    too many of a value (M1), a hole in a dealt grid (M3)."""
+    from dekal.conformance.case_deals import break_deal, seeded_message
+    from dekal.conformance.recorder import typed_refusal
+
+    cases: list[Case] = []
+    for seats in range(2, 7):
+        scored = _round_positions(Design(seats=seats, match=True, seed=seats + 70))["next"]
+        for how, rule in (("extra-1", "M1"), ("hole", "M3")):
+            deal = break_deal(seeded_message(seats * 11, seats), how)
+            rules = {"players": seats, "push": "slide", "first": "chosen", "threshold": None}
+            setup = {"rules": rules, "deal": deal, "first_player": 0}
+            reply = ProtocolAdapter(dekal_ref).handle({"cmd": "new_game", **setup})
+            assert reply["error"]["rule"] == rule, reply
+            cases.append({
+                "id": f"{prefix}-{len(cases) + 1:04d}",
+                "kind": "setup",
+                "title": f"{seats} seats: a new game's deal refused ({how}: {rule})",
+                "rules": [rule],
+                "level": "must",
+                "needs": {"players": seats, "push": "slide", "first": "chosen", "features": []},
+                "setup": setup,
+                "expect": typed_refusal(rule),
+            })
+            text = dekal_ref.format_position(scored)
+            case = record(f"{prefix}-{len(cases) + 1:04d}",
+                          f"{seats} seats: a new round's deal refused ({how}: {rule})",
+                          {"position": text}, [{"new_round": deal}])
+            case["rules"] = [rule, "M5"]
+            cases.append(case)
+    return cases
 
 
 if __name__ == "__main__":

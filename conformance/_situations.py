@@ -143,6 +143,10 @@ def _seat_place(seat: int, players: int) -> str:
     return "first" if seat == 0 else "last" if seat == players - 1 else "middle"
 
 
+def _phase(state: GameState) -> str:
+    return "next" if state.phase is Phase.NEXT_ROUND else state.phase.value
+
+
 def _turn(state: GameState) -> str:
     return "1" if state.turn == 1 else "16" if state.turn == 16 else "middle"
 
@@ -227,7 +231,7 @@ class SituationTracer(DirectReference):
             )
             self.note("deal", seats=str(message["players"]), **{"deal round": bucket})
         elif cmd == "new_game":
-            self.read_new_game(message, ok, after)
+            self.read_new_game(message, reply, after)
         elif cmd == "perft" and ok and isinstance(before, GameState):
             depth = int(message["depth"])
             self.note(
@@ -237,16 +241,50 @@ class SituationTracer(DirectReference):
                 length="single" if before.rules.threshold is None else "match",
                 seats=str(before.players),
             )
+        elif cmd == "new_round" and isinstance(before, GameState) and not ok:
+            rule = reply.get("error", {}).get("rule")
+            if rule in ("M1", "M3"):
+                self.read_deal_verdict("new_round", before.players, rule)
         elif cmd == "new_round" and ok and isinstance(before, GameState):
+            self.read_deal_verdict("new_round", before.players, None)
             previous = self.entry
             self.entry = "played into"
             self.dealt = "own" if message.get("deal") is None else "given"
             self.read_new_round(before, after, previous)
         elif cmd == "action" and ok and isinstance(before, GameState):
             self.read_action(before, after)
+        elif cmd == "action" and isinstance(before, GameState):
+            self.read_refusal(message, reply, before)
 
-    def read_new_game(self, message: dict[str, Any], ok: bool, after: Any) -> None:
+    def read_refusal(self, message: dict[str, Any], reply: dict[str, Any], before: GameState) -> None:
+        """A refused action (B1: it changes nothing), under the rule it breaks when that is
+        M4 (a seat the game does not have) too."""
+        rule = reply.get("error", {}).get("rule")
+        verb = str(message.get("action", "")).partition(" ")[0]
+        if rule is None or verb not in ("reveal", "take", "push"):
+            return
+        values = {"phase": _phase(before), "verb": verb, "seats": str(before.players)}
+        self.note("B1", **values)
+        if rule == "M4":
+            self.note("M4", **values)
+
+    def read_deal_verdict(self, via: str, players: int, rule: str | None) -> None:
+        """A deal accepted or refused (M1: the 100 cards, M3: 16 face-down cards a seat)."""
+        if not 2 <= players <= 6:
+            return
+        for checked in ("M1", "M3"):
+            verdict = "refused" if rule == checked else "accepted"
+            if rule in (None, checked):
+                self.note(checked, seats=str(players), via=via, verdict=verdict)
+
+    def read_new_game(self, message: dict[str, Any], reply: dict[str, Any], after: Any) -> None:
+        ok = bool(reply.get("ok"))
+        refusal = reply.get("error", {}).get("rule")
         if "position" not in message:
+            rules = message.get("rules")
+            players = rules.get("players") if isinstance(rules, dict) else None
+            if isinstance(players, int) and not isinstance(players, bool):
+                self.read_deal_verdict("new_game", players, None if ok else refusal)
             if ok:
                 self.entry = "dealt"
                 self.dealt = "own" if message.get("deal") is None else "given"
@@ -276,6 +314,8 @@ class SituationTracer(DirectReference):
                 totals=totals,
                 verdict="accepted" if ok else "refused",
             )
+        if ok or refusal in ("M1", "M3"):
+            self.read_deal_verdict("position", state.players, None if ok else refusal)
         if ok:
             self.entry, self.dealt = "loaded", "given"
 
@@ -304,6 +344,7 @@ class SituationTracer(DirectReference):
             taken = before.taken
             taker = "first" if taken == 0 else "last" if taken == players - 1 else "middle"
             self.note("T3", taker=taker, **common)
+            self.note("T4", taker=taker, **common)
         elif before.phase is Phase.PUSH:
             seat = before.to_act
             assert seat is not None
@@ -353,13 +394,14 @@ class SituationTracer(DirectReference):
         scores = round_scores(after)
         seats = str(after.players)
         match = after.rules.threshold is not None
-        self.note(
-            "S2",
-            seats=seats,
-            push=after.rules.push,
-            length="match" if match else "single",
-            round=_round(after),
-        )
+        for rule in ("S1", "S2"):
+            self.note(
+                rule,
+                seats=seats,
+                push=after.rules.push,
+                length="match" if match else "single",
+                round=_round(after),
+            )
         round_keys = [(s.points, s.remaining) for s in scores]
         if not match:
             points = [s.points for s in scores]

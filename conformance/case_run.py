@@ -14,6 +14,7 @@ import json
 import time
 from typing import Any
 
+from dekal.conformance._own_deal_check import deal_fault
 from dekal.conformance.attribution import (
     RESULT_PARTS,
     Blame,
@@ -216,6 +217,12 @@ class CaseRun:
                 f"new_game: expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
             )
             raise diverge(0, "new_game", what, self.blame_now)
+        if reply.get("ok") and request.get("deal", {}) is None:  # the engine dealt: check it
+            dealt = str(self.ask("position").get("position", ""))
+            fault = deal_fault(dealt, new_round=False)
+            if fault is not None:
+                what = f"the engine's own deal breaks {fault.rule} ({fault.field})"
+                raise diverge(0, "new_game", what, fault, actual=dealt, kind="position")
 
     def new_game(self) -> None:
         """The case's set-up, which the engine must accept (M3 and the rules it checks).
@@ -231,7 +238,24 @@ class CaseRun:
             what = f"expected the set-up accepted, the engine {describe_reply(reply)}"
             raise diverge(0, "new_game", what, self.blame_now)
 
+    def check_own_new_game(self) -> None:
+        """An own-deal engine given the case's deal as a position deals a new game first, on
+        the case's rules: that deal must be one the rules allow (M1, M3)."""
+        original = self.case.get("setup", {})
+        if not (self.own_deal and "deal" in original and "position" in self.setup):
+            return
+        request = {k: v for k, v in original.items() if k != "deal"}
+        self.blame_now = Blame("M3", "own deal")
+        if not self.ask("new_game", **request, deal=None).get("ok"):
+            return  # a set-up this engine refuses without a deal: judged by the position
+        dealt = str(self.ask("position").get("position", ""))
+        fault = deal_fault(dealt, new_round=False)
+        if fault is not None:
+            what = f"the engine's own deal for a new game breaks {fault.rule} ({fault.field})"
+            raise diverge(0, "new_game", what, fault, actual=dealt, kind="position")
+
     def start(self) -> str:
+        self.check_own_new_game()
         self.new_game()
         sent = "position" if "position" in self.setup else "new_game"
         return self.check_position(0, sent, self.case["start"]["position"])
@@ -381,6 +405,12 @@ class CaseRun:
             what = "the position after the engine's own deal differs (beyond the deal)"
             raise diverge(
                 number, "new_round", what, blame, expected=wanted, actual=dealt, kind="position"
+            )
+        fault = deal_fault(dealt, new_round=True)
+        if fault is not None:  # M1, M3, M5 hold for any deal, the engine's own too
+            what = f"the engine's own deal breaks {fault.rule} ({fault.field})"
+            raise diverge(
+                number, "new_round", what, fault, expected=wanted, actual=dealt, kind="position"
             )
         self.blame_now = blame_refused_position(wanted)
         if not self.ask("new_game", position=wanted).get("ok"):
