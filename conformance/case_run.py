@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from dekal.conformance._own_deal_check import deal_fault
+from dekal.conformance._position_rules import blame_position_refusal
 from dekal.conformance.attribution import (
     RESULT_PARTS,
     Blame,
@@ -27,6 +28,7 @@ from dekal.conformance.attribution import (
     blame_result,
     blame_step,
     blame_verdict,
+    blame_wrong_refusal,
     differing_fields,
     variant_of,
 )
@@ -216,7 +218,10 @@ class CaseRun:
             what = (
                 f"new_game: expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
             )
-            raise diverge(0, "new_game", what, self.blame_now)
+            blame = self.blame_now
+            if "position" in request and not expect.get("ok"):
+                blame = blame_position_refusal(str(request["position"]), reply, blame)
+            raise diverge(0, "new_game", what, blame)
         if reply.get("ok") and request.get("deal", {}) is None:  # the engine dealt: check it
             dealt = str(self.ask("position").get("position", ""))
             fault = deal_fault(dealt, new_round=False)
@@ -236,7 +241,7 @@ class CaseRun:
         reply = self.ask("new_game", **self.setup)
         if not reply.get("ok"):
             what = f"expected the set-up accepted, the engine {describe_reply(reply)}"
-            raise diverge(0, "new_game", what, self.blame_now)
+            raise diverge(0, "new_game", what, blame_wrong_refusal(reply, self.blame_now))
 
     def check_own_new_game(self) -> None:
         """An own-deal engine given the case's deal as a position deals a new game first, on
@@ -341,6 +346,8 @@ class CaseRun:
                 what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
                 request = {"cmd": "action", "action": sent} if "action" in step else None
                 blame = blame_verdict(sent, position, expect, request)
+                if expect["ok"]:
+                    blame = blame_wrong_refusal(reply, blame)
                 wanted, actual = (
                     expect.get("position", position),
                     self.ask("position").get("position"),
@@ -392,7 +399,8 @@ class CaseRun:
         reply = self.ask("new_round", deal=None)
         if not same_refusal(expect, reply):
             what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
-            raise diverge(number, "new_round", what, blame_verdict("new_round", position, expect))
+            blame = blame_verdict("new_round", position, expect)
+            raise diverge(number, "new_round", what, blame_wrong_refusal(reply, blame))
         if not expect["ok"]:
             return self.check_position(number, "new_round", position, after_refusal=True)
         wanted = str(expect["position"])
@@ -413,9 +421,10 @@ class CaseRun:
                 number, "new_round", what, fault, expected=wanted, actual=dealt, kind="position"
             )
         self.blame_now = blame_refused_position(wanted)
-        if not self.ask("new_game", position=wanted).get("ok"):
+        reloaded = self.ask("new_game", position=wanted)
+        if not reloaded.get("ok"):
             what = "the engine did not load the position of the case's deal"
-            raise diverge(number, "new_round", what, self.blame_now)
+            raise diverge(number, "new_round", what, blame_wrong_refusal(reloaded, self.blame_now))
         return self.check_position(number, "new_round", wanted, expect.get("result"))
 
     def run_request_step(self, number: int, step: Message, position: str) -> None:
