@@ -671,7 +671,7 @@ def _has_new_round(case: Case) -> bool:
 
 
 def fill(
-    reached: set[Combination], prefix: str = "map", attempts: int = 12
+    reached: set[Combination], prefix: str = "game", attempts: int = 12
 ) -> tuple[list[tuple[Design, Case]], list[Combination]]:
     """Cases that reach every feasible game combination `reached` lacks (the rules played
     in games: every rule of the map but perft, deal and position), and what is left."""
@@ -692,7 +692,7 @@ def fill(
             if design is None or design.round > 50:
                 continue
             try:
-                case = build(design, f"{prefix}-{len(cases) + 1:04d}")
+                case = build(design, f"{prefix}-{4001 + len(cases):04d}")
                 found = reached_combinations(trace_case(case))
             except Shortage:
                 continue
@@ -726,7 +726,7 @@ def _round_positions(design: Design) -> dict[str, GameState]:
     return found
 
 
-def perft_cases(prefix: str = "perft-map") -> list[Case]:
+def perft_cases(prefix: str = "perft") -> list[Case]:
     """Perft at depths 0 to 3 in every phase (turn 16, where the counts stay small), for every
     player count and both lengths: depth 0 is one node in every phase, `next` and `over`
     have no moves."""
@@ -746,7 +746,7 @@ def perft_cases(prefix: str = "perft-map") -> list[Case]:
                     needs["features"] = [*needs["features"], "perft"]
                     variant = "P2" if design.push == "eject" else "P1"
                     cases.append({
-                        "id": f"{prefix}-{len(cases) + 1:04d}",
+                        "id": f"{prefix}-{4001 + len(cases):04d}",
                         "kind": "perft",
                         "title": f"perft depth {depth} in phase {phase}, {seats} seats, "
                         f"{'match' if match else 'single round'}, turn 16",
@@ -762,7 +762,7 @@ def perft_cases(prefix: str = "perft-map") -> list[Case]:
     return cases
 
 
-def deal_cases(prefix: str = "deal-map") -> list[Case]:
+def deal_cases(prefix: str = "deal") -> list[Case]:
     """Seeded deals of rounds 1, 2, 7, 500 and 1000 (the last protocol.md allows) for every
     player count."""
     adapter = ProtocolAdapter(dekal_ref)
@@ -772,7 +772,7 @@ def deal_cases(prefix: str = "deal-map") -> list[Case]:
             request = {"seed": 2026 + seats, "players": seats, "round": round_number}
             reply = adapter.handle({"cmd": "deal", **request})
             cases.append({
-                "id": f"{prefix}-{len(cases) + 1:04d}",
+                "id": f"{prefix}-{4001 + len(cases):04d}",
                 "kind": "deal",
                 "title": f"the seeded deal of seed {2026 + seats}, {seats} players, "
                 f"round {round_number}",
@@ -785,7 +785,7 @@ def deal_cases(prefix: str = "deal-map") -> list[Case]:
     return cases
 
 
-def position_cases(prefix: str = "position-map") -> list[Case]:
+def position_cases(prefix: str = "position") -> list[Case]:
     """Positions loaded in every phase for every player count: accepted as they are, and
     refused once their start names no seat (M4); with removed cards on turn 1 and after it,
     and match totals exactly at the threshold once a match is over (refused while it plays:
@@ -795,8 +795,9 @@ def position_cases(prefix: str = "position-map") -> list[Case]:
         for length in ("single", "below", "at"):
             for tie in (False, True):
                 reveal = tuple(1 if (tie and s < 2) else 3 + s % 2 for s in range(seats))
-                design = Design(
-                    seats=seats, push="slide", first="lowest", match=length != "single",
+                design = Design(  # a tie needs the lowest-card rule; the rest is chosen's
+                    seats=seats, push="slide", first="lowest" if tie else "chosen",
+                    match=length != "single",
                     seed=seats + 40, reveal=reveal, pile_top=(-1, -1) if tie else (),
                     threshold="at" if length == "at" else "below", next_round=False,
                 )
@@ -807,9 +808,9 @@ def position_cases(prefix: str = "position-map") -> list[Case]:
                 for cut in _cuts(seats, len(whole["steps"])):
                     state = _state_after(whole["setup"], whole["steps"][:cut])
                     text = dekal_ref.format_position(state)
-                    cases.append(_loaded(f"{prefix}-{len(cases) + 1:04d}", text, whole, cut))
+                    cases.append(_loaded(f"{prefix}-{4001 + len(cases):04d}", text, whole, cut))
                     for refused in _unreachable(state):
-                        cases.append(_refused(f"{prefix}-{len(cases) + 1:04d}", refused))
+                        cases.append(_refused(f"{prefix}-{4001 + len(cases):04d}", refused))
     return cases
 
 
@@ -846,6 +847,11 @@ def _loaded(case_id: str, text: str, whole: Case, cut: int) -> Case:
     return case
 
 
+def _first_rule(text: str) -> str:
+    """F1 for a position under the lowest-card rule, F3 under chosen: what it depends on."""
+    return "F1" if position_fields(text)["rules"].split("/")[1] == "lowest" else "F3"
+
+
 def _refused(case_id: str, text: str) -> Case:
     adapter = ProtocolAdapter(dekal_ref)
     reply = adapter.handle({"cmd": "new_game", "position": text})
@@ -855,7 +861,7 @@ def _refused(case_id: str, text: str) -> Case:
         "id": case_id,
         "kind": "setup",
         "title": f"position refused in phase {position_fields(text)['phase']}: {expect.get('rule', expect.get('kind'))}",
-        "rules": [str(expect.get("rule", "M3"))],
+        "rules": sorted({str(expect.get("rule", "M3")), _first_rule(text)}),
         "level": "must",
         "needs": position_needs(text),
         "setup": {"position": text},
@@ -895,7 +901,7 @@ def v4_files(v3: dict[str, list[Case]]) -> dict[str, list[Case]]:
     of every round and positions in every phase, loaded and refused."""
     from dekal.conformance.probe import probed_case
 
-    designed = [build(design, f"map-{index:04d}") for index, design in enumerate(read_designs(), 1)]
+    designed = [build(design, f"game-{4000 + index:04d}") for index, design in enumerate(read_designs(), 1)]
     files = {name: list(cases) for name, cases in v3.items()}
     files["games"] += [probed_case(case) for case in designed]
     files["negative"] += deal_refusal_cases()
@@ -925,7 +931,7 @@ def search(out: Any) -> int:
     return 1 if left else 0
 
 
-def deal_refusal_cases(prefix: str = "deal-refused-map") -> list[Case]:
+def deal_refusal_cases() -> list[Case]:
     """For every player count, a new game's deal and a new round's deal refused: one card
     too many of a value (M1), a hole in a dealt grid (M3)."""
     from dekal.conformance.case_deals import break_deal, seeded_message
@@ -941,7 +947,7 @@ def deal_refusal_cases(prefix: str = "deal-refused-map") -> list[Case]:
             reply = ProtocolAdapter(dekal_ref).handle({"cmd": "new_game", **setup})
             assert reply["error"]["rule"] == rule, reply
             cases.append({
-                "id": f"{prefix}-{len(cases) + 1:04d}",
+                "id": f"{rule}-neg-{4001 + 2 * seats:04d}",
                 "kind": "setup",
                 "title": f"{seats} seats: a new game's deal refused ({how}: {rule})",
                 "rules": [rule],
@@ -951,7 +957,7 @@ def deal_refusal_cases(prefix: str = "deal-refused-map") -> list[Case]:
                 "expect": typed_refusal(rule),
             })
             text = dekal_ref.format_position(scored)
-            case = record(f"{prefix}-{len(cases) + 1:04d}",
+            case = record(f"{rule}-neg-{4002 + 2 * seats:04d}",
                           f"{seats} seats: a new round's deal refused ({how}: {rule})",
                           {"position": text}, [{"new_round": deal}])
             case["rules"] = [rule, "M5"]
