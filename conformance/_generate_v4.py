@@ -17,9 +17,9 @@ Everything is derived from fixed seeds: generating twice gives the same cases.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import dekal_ref
 from dekal.conformance._designed_rounds import (
@@ -47,6 +47,7 @@ from dekal_ref.notation import CELL_NAMES, format_grid, value_symbol
 from dekal_ref.state import GameState, Phase
 
 Case = dict[str, Any]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,9 @@ def _point_levels(design: Design) -> tuple[int, ...]:
     return tuple(max(levels) - level for level in levels)
 
 
-def _random_grids(design: Design, stock: Counter[int], reveal: tuple[int, ...] | None) -> list[tuple[int, ...]]:
+def _random_grids(
+    design: Design, stock: Counter[int], reveal: tuple[int, ...] | None
+) -> list[tuple[int, ...]]:
     """Grids of the cards left (a1 dealt the design's turn-1 reveal, when it has one)."""
     generator = SplitMix64(design.seed + 17)
     grids = []
@@ -247,8 +250,12 @@ def build(design: Design, case_id: str) -> Case:
     items: list[Message] = []
     if design.entry == "dealt":
         setup: Message = {
-            "rules": {"players": n, "push": design.push, "first": design.first,
-                      "threshold": threshold},
+            "rules": {
+                "players": n,
+                "push": design.push,
+                "first": design.first,
+                "threshold": threshold,
+            },
             "deal": deal,
             "first_player": None if design.first == "lowest" else design.start,
         }
@@ -295,8 +302,12 @@ def _finals(plan: Any, grids: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
 
 
 def _title(design: Design) -> str:
-    parts = [f"{design.seats} seats", f"{design.push}/{design.first}",
-             "match" if design.match else "single round", f"round {design.round} {design.entry}"]
+    parts = [
+        f"{design.seats} seats",
+        f"{design.push}/{design.first}",
+        "match" if design.match else "single round",
+        f"round {design.round} {design.entry}",
+    ]
     if design.reveal is not None:
         parts.append("turn 1 reveals " + _symbols(design.reveal))
     if design.pile_top:
@@ -335,8 +346,9 @@ def _round_actions(setup: Message, items: list[Message], plan: Any) -> Iterator[
             yield f"reveal {seat} {CELL_NAMES[cell]}"
             state = dekal_ref.reveal(state, seat, cell)
         for _ in range(state.players):
-            seat = state.to_act
-            assert seat is not None
+            taker = state.to_act
+            assert taker is not None
+            seat = taker
             yield f"take {seat} {value_symbol(revealed[seat])}"
             state = dekal_ref.take(state, seat, revealed[seat])
             yield f"push {seat} {plan.pushes[turn]}"
@@ -355,7 +367,11 @@ def _next_round(design: Design, end: GameState) -> tuple[Message, list[str]]:
             take(stock, design.next_reveal[seat])
             cells.append(design.next_reveal[seat])
         while len(cells) < 16:
-            options = [v for v in range(1, 11) if stock[v] > 0 and (design.next_reveal is None or v > max(design.next_reveal))]
+            options = [
+                v
+                for v in range(1, 11)
+                if stock[v] > 0 and (design.next_reveal is None or v > max(design.next_reveal))
+            ]
             if not options:
                 options = [v for v in range(1, 11) if stock[v] > 0]
             value = options[generator.next() % len(options)]
@@ -370,8 +386,9 @@ def _next_round(design: Design, end: GameState) -> tuple[Message, list[str]]:
         actions.append(f"reveal {seat} a1")
         state = dekal_ref.reveal(state, seat, 0)
     for _ in range(n):
-        seat = state.to_act
-        assert seat is not None
+        taker = state.to_act
+        assert taker is not None
+        seat = taker
         value = state.centre[0]
         actions.append(f"take {seat} {value_symbol(value)}")
         state = dekal_ref.take(state, seat, value)
@@ -455,7 +472,7 @@ def _levels(shape: str, n: int, rng: SplitMix64) -> tuple[int, ...] | None:
         size_word, _, rest = shape.partition(" share ")
         where, _, follow = rest.partition(", ")
         options = []  # (place, size) pairs giving the shape
-        for size in ([2] if size_word == "2" else range(3, n + 1)):
+        for size in [2] if size_word == "2" else range(3, n + 1):
             for place in range(1, n - size + 2):
                 last = place - 1 + size == n
                 if (place == 1) == (where == "1st") and last == (follow == "last"):
@@ -487,7 +504,10 @@ def design_for(rule: str, values: dict[str, str], attempt: int) -> Design | None
     """A design whose case should reach `values` under `rule` (random where they say
     nothing, seeded by the combination and the attempt)."""
     rng = SplitMix64(hash_of(rule, values, attempt))
-    pick = lambda options: options[rng.next() % len(options)]  # noqa: E731
+
+    def pick(options: Sequence[T]) -> T:
+        return options[rng.next() % len(options)]
+
     n = int(values.get("seats", pick(["2", "3", "4", "5", "6"])))
     if rule == "F2" and "seats" not in values and values.get("pile", "").startswith("out"):
         n = 6  # only six seats leave a pile (4 cards) that a short chain exhausts
@@ -512,8 +532,15 @@ def design_for(rule: str, values: dict[str, str], attempt: int) -> Design | None
         if rule in ("F4", "M5"):
             round_number = 1
         return None
-    design = Design(seats=n, push=push, first=first, match=match, round=round_number,
-                    entry=entry, seed=rng.next() % 1000)
+    design = Design(
+        seats=n,
+        push=push,
+        first=first,
+        match=match,
+        round=round_number,
+        entry=entry,
+        seed=rng.next() % 1000,
+    )
     start = _seat(values.get("start", pick(["first", "middle", "last"])), n, rng)
     design = replace(design, start=start)
     steps_per_turn = 3 * n
@@ -612,7 +639,7 @@ def _turn_one(
     if size < 2 or size > n or (tie_word == "2" and n == 2) or (tie_word == "3+" and size >= n):
         return None
     first_tied = rng.next() % n
-    tied = sorted({(first_tied + k) % n for k in range(size)})
+    tied = {(first_tied + k) % n for k in range(size)}
     reveal = tuple(1 if s in tied else 2 + (s % 3) for s in range(n))
     pile_size = 100 - 16 * n
     pile_word = values.get("pile", "lasts")
@@ -677,7 +704,8 @@ def fill(
     in games: every rule of the map but perft, deal and position), and what is left."""
     chart = situation_map()
     wanted = sorted(
-        c for c in chart.feasible_combinations() - reached
+        c
+        for c in chart.feasible_combinations() - reached
         if c[0] not in ("perft", "deal", "position")
     )
     cases: list[tuple[Design, Case]] = []
@@ -733,8 +761,14 @@ def perft_cases(prefix: str = "perft") -> list[Case]:
     cases: list[Case] = []
     for seats in range(2, 7):
         for match, threshold in ((False, "above"), (True, "below"), (True, "at")):
-            design = Design(seats=seats, push="eject" if seats % 2 else "slide", first="chosen",
-                            match=match, seed=seats, threshold=threshold)
+            design = Design(
+                seats=seats,
+                push="eject" if seats % 2 else "slide",
+                first="chosen",
+                match=match,
+                seed=seats,
+                threshold=threshold,
+            )
             states = _round_positions(design)
             for phase, state in sorted(states.items()):
                 for depth in range(4):
@@ -745,20 +779,22 @@ def perft_cases(prefix: str = "perft") -> list[Case]:
                     needs = position_needs(text)
                     needs["features"] = [*needs["features"], "perft"]
                     variant = "P2" if design.push == "eject" else "P1"
-                    cases.append({
-                        "id": f"{prefix}-{4001 + len(cases):04d}",
-                        "kind": "perft",
-                        "title": f"perft depth {depth} in phase {phase}, {seats} seats, "
-                        f"{'match' if match else 'single round'}, turn 16",
-                        "rules": ["T1", "T3", "T4", variant],
-                        "level": "must",
-                        "needs": needs,
-                        "setup": {"position": text},
-                        "script": [],
-                        "position": text,
-                        "depth": depth,
-                        "expect": {"nodes": answer["nodes"], "divide": answer["divide"]},
-                    })
+                    cases.append(
+                        {
+                            "id": f"{prefix}-{4001 + len(cases):04d}",
+                            "kind": "perft",
+                            "title": f"perft depth {depth} in phase {phase}, {seats} seats, "
+                            f"{'match' if match else 'single round'}, turn 16",
+                            "rules": ["T1", "T3", "T4", variant],
+                            "level": "must",
+                            "needs": needs,
+                            "setup": {"position": text},
+                            "script": [],
+                            "position": text,
+                            "depth": depth,
+                            "expect": {"nodes": answer["nodes"], "divide": answer["divide"]},
+                        }
+                    )
     return cases
 
 
@@ -766,22 +802,24 @@ def deal_cases(prefix: str = "deal") -> list[Case]:
     """Seeded deals of rounds 1, 2, 7, 500 and 1000 (the last protocol.md allows) for every
     player count."""
     adapter = ProtocolAdapter(dekal_ref)
-    cases = []
+    cases: list[Case] = []
     for seats in range(2, 7):
         for round_number in (1, 2, 7, 500, 1000):
             request = {"seed": 2026 + seats, "players": seats, "round": round_number}
             reply = adapter.handle({"cmd": "deal", **request})
-            cases.append({
-                "id": f"{prefix}-{4001 + len(cases):04d}",
-                "kind": "deal",
-                "title": f"the seeded deal of seed {2026 + seats}, {seats} players, "
-                f"round {round_number}",
-                "rules": ["M1", "M3", "M5"],
-                "level": "must",
-                "needs": {"features": ["seeded-deal"]},
-                "input": request,
-                "expect": {"ok": True, "deal": reply["deal"]},
-            })
+            cases.append(
+                {
+                    "id": f"{prefix}-{4001 + len(cases):04d}",
+                    "kind": "deal",
+                    "title": f"the seeded deal of seed {2026 + seats}, {seats} players, "
+                    f"round {round_number}",
+                    "rules": ["M1", "M3", "M5"],
+                    "level": "must",
+                    "needs": {"features": ["seeded-deal"]},
+                    "input": request,
+                    "expect": {"ok": True, "deal": reply["deal"]},
+                }
+            )
     return cases
 
 
@@ -796,10 +834,15 @@ def position_cases(prefix: str = "position") -> list[Case]:
             for tie in (False, True):
                 reveal = tuple(1 if (tie and s < 2) else 3 + s % 2 for s in range(seats))
                 design = Design(  # a tie needs the lowest-card rule; the rest is chosen's
-                    seats=seats, push="slide", first="lowest" if tie else "chosen",
+                    seats=seats,
+                    push="slide",
+                    first="lowest" if tie else "chosen",
                     match=length != "single",
-                    seed=seats + 40, reveal=reveal, pile_top=(-1, -1) if tie else (),
-                    threshold="at" if length == "at" else "below", next_round=False,
+                    seed=seats + 40,
+                    reveal=reveal,
+                    pile_top=(-1, -1) if tie else (),
+                    threshold="at" if length == "at" else "below",
+                    next_round=False,
                 )
                 try:
                     whole = build(design, "whole")
@@ -843,7 +886,12 @@ def _loaded(case_id: str, text: str, whole: Case, cut: int) -> Case:
     items = [{k: v for k, v in step.items() if k != "expect"} for step in steps]
     if not items and position_fields(text)["phase"] in ("next", "over"):
         items = [{"request": {"cmd": "result"}}]
-    case = record(case_id, f"position loaded in phase {position_fields(text)['phase']}", {"position": text}, items)
+    case = record(
+        case_id,
+        f"position loaded in phase {position_fields(text)['phase']}",
+        {"position": text},
+        items,
+    )
     return case
 
 
@@ -856,11 +904,16 @@ def _refused(case_id: str, text: str) -> Case:
     adapter = ProtocolAdapter(dekal_ref)
     reply = adapter.handle({"cmd": "new_game", "position": text})
     error = reply["error"]
-    expect = {"ok": False, "rule": error["rule"]} if "rule" in error else {"ok": False, "kind": error["kind"]}
+    expect = (
+        {"ok": False, "rule": error["rule"]}
+        if "rule" in error
+        else {"ok": False, "kind": error["kind"]}
+    )
+    refusal = expect.get("rule", expect.get("kind"))
     return {
         "id": case_id,
         "kind": "setup",
-        "title": f"position refused in phase {position_fields(text)['phase']}: {expect.get('rule', expect.get('kind'))}",
+        "title": f"position refused in phase {position_fields(text)['phase']}: {refusal}",
         "rules": sorted({str(expect.get("rule", "M3")), _first_rule(text)}),
         "level": "must",
         "needs": position_needs(text),
@@ -879,7 +932,9 @@ def read_designs() -> list[Design]:
 
     designs = []
     for line in lines(DESIGNS):
-        fields = {k: tuple(v) if isinstance(v, list) else v for k, v in line.fields.items()}
+        fields: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in line.fields.items()
+        }
         designs.append(Design(**fields))
     return designs
 
@@ -901,7 +956,9 @@ def v4_files(v3: dict[str, list[Case]]) -> dict[str, list[Case]]:
     of every round and positions in every phase, loaded and refused."""
     from dekal.conformance.probe import probed_case
 
-    designed = [build(design, f"game-{4000 + index:04d}") for index, design in enumerate(read_designs(), 1)]
+    designed = [
+        build(design, f"game-{4000 + index:04d}") for index, design in enumerate(read_designs(), 1)
+    ]
     files = {name: list(cases) for name, cases in v3.items()}
     files["games"] += [probed_case(case) for case in designed]
     files["negative"] += deal_refusal_cases()
@@ -946,20 +1003,25 @@ def deal_refusal_cases() -> list[Case]:
             setup = {"rules": rules, "deal": deal, "first_player": 0}
             reply = ProtocolAdapter(dekal_ref).handle({"cmd": "new_game", **setup})
             assert reply["error"]["rule"] == rule, reply
-            cases.append({
-                "id": f"{rule}-neg-{4001 + 2 * seats:04d}",
-                "kind": "setup",
-                "title": f"{seats} seats: a new game's deal refused ({how}: {rule})",
-                "rules": [rule],
-                "level": "must",
-                "needs": {"players": seats, "push": "slide", "first": "chosen", "features": []},
-                "setup": setup,
-                "expect": typed_refusal(rule),
-            })
+            cases.append(
+                {
+                    "id": f"{rule}-neg-{4001 + 2 * seats:04d}",
+                    "kind": "setup",
+                    "title": f"{seats} seats: a new game's deal refused ({how}: {rule})",
+                    "rules": [rule],
+                    "level": "must",
+                    "needs": {"players": seats, "push": "slide", "first": "chosen", "features": []},
+                    "setup": setup,
+                    "expect": typed_refusal(rule),
+                }
+            )
             text = dekal_ref.format_position(scored)
-            case = record(f"{rule}-neg-{4002 + 2 * seats:04d}",
-                          f"{seats} seats: a new round's deal refused ({how}: {rule})",
-                          {"position": text}, [{"new_round": deal}])
+            case = record(
+                f"{rule}-neg-{4002 + 2 * seats:04d}",
+                f"{seats} seats: a new round's deal refused ({how}: {rule})",
+                {"position": text},
+                [{"new_round": deal}],
+            )
             case["rules"] = [rule, "M5"]
             cases.append(case)
     return cases

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -155,10 +155,10 @@ def _round(state: GameState) -> str:
     return str(state.round) if state.round <= 2 else "3+"
 
 
-def ranking_shape(keys: list[tuple[int, ...]]) -> str:
+def ranking_shape(keys: Sequence[tuple[int, ...]]) -> str:
     """The shape of a ranking (S3/S4): the largest group of seats sharing a place (the best
     placed of equal groups), its place, and whether a seat is ranked below it."""
-    shared = places(keys)
+    shared = places(list(keys))
     groups = sorted({p: shared.count(p) for p in shared}.items(), key=lambda g: (-g[1], g[0]))
     place, size = groups[0]
     if size == 1:
@@ -214,21 +214,14 @@ class SituationTracer(DirectReference):
         before = self.adapter.state
         reply = super().request(message, timeout)
         after = self.adapter.state
-        try:
-            self.read(message, reply, before, after)
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError):
-            pass  # a request the map says nothing of (a malformed one): no situation
+        self.read(message, reply, before, after)
         return reply
 
-    def read(
-        self, message: dict[str, Any], reply: dict[str, Any], before: Any, after: Any
-    ) -> None:
+    def read(self, message: dict[str, Any], reply: dict[str, Any], before: Any, after: Any) -> None:
         cmd, ok = message.get("cmd"), bool(reply.get("ok"))
         if cmd == "deal" and ok:
             asked = int(message["round"])
-            bucket = {1: "1", 2: "2", 1000: "1000"}.get(
-                asked, "3-10" if asked <= 10 else "11-999"
-            )
+            bucket = {1: "1", 2: "2", 1000: "1000"}.get(asked, "3-10" if asked <= 10 else "11-999")
             self.note("deal", seats=str(message["players"]), **{"deal round": bucket})
         elif cmd == "new_game":
             self.read_new_game(message, reply, after)
@@ -256,7 +249,9 @@ class SituationTracer(DirectReference):
         elif cmd == "action" and isinstance(before, GameState):
             self.read_refusal(message, reply, before)
 
-    def read_refusal(self, message: dict[str, Any], reply: dict[str, Any], before: GameState) -> None:
+    def read_refusal(
+        self, message: dict[str, Any], reply: dict[str, Any], before: GameState
+    ) -> None:
         """A refused action (B1: it changes nothing), under the rule it breaks when that is
         M4 (a seat the game does not have) too."""
         rule = reply.get("error", {}).get("rule")
@@ -336,7 +331,9 @@ class SituationTracer(DirectReference):
         common = {"seats": seats, "turn": _turn(before), "round": _round(before)}
         if before.phase is Phase.REVEAL:
             picked = sum(p is not None for p in before.picks)
-            pick = "last" if after.phase is not Phase.REVEAL else "first" if picked == 0 else "middle"
+            pick = (
+                "last" if after.phase is not Phase.REVEAL else "first" if picked == 0 else "middle"
+            )
             self.note("T1", pick=pick, **common)
             if after.phase is not Phase.REVEAL:
                 self.read_turn_start(before, after)
@@ -381,14 +378,24 @@ class SituationTracer(DirectReference):
         self.note("T2", seats=seats, round=_round(before), first=before.rules.first, lowest=lowest)
         if before.start is not None:
             if before.round == 1 and before.rules.first == "chosen":
-                self.note("F3", seats=seats, start=_seat_place(before.start, players),
-                          push=before.rules.push)
+                self.note(
+                    "F3",
+                    seats=seats,
+                    start=_seat_place(before.start, players),
+                    push=before.rules.push,
+                )
             return
         if size == 1:
-            self.note("F1", seats=seats, push=before.rules.push,
-                      start=_seat_place(int(after.start or 0), players))
+            self.note(
+                "F1",
+                seats=seats,
+                push=before.rules.push,
+                start=_seat_place(int(after.start or 0), players),
+            )
         else:
-            self.note("F2", seats=seats, tie=tie, draws=str(draws) if draws < 3 else "3+", pile=pile)
+            self.note(
+                "F2", seats=seats, tie=tie, draws=str(draws) if draws < 3 else "3+", pile=pile
+            )
 
     def read_scoring(self, before: GameState, after: GameState) -> None:
         scores = round_scores(after)
@@ -402,21 +409,22 @@ class SituationTracer(DirectReference):
                 length="match" if match else "single",
                 round=_round(after),
             )
-        round_keys = [(s.points, s.remaining) for s in scores]
+        round_keys: list[tuple[int, ...]] = [(s.points, s.remaining) for s in scores]
         if not match:
             points = [s.points for s in scores]
             cards = any(
                 points[a] == points[b] and scores[a].remaining != scores[b].remaining
                 for a, b in itertools.combinations(range(after.players), 2)
             )
-            self.note("S3", seats=seats, ranking=ranking_shape(round_keys),
-                      cards="yes" if cards else "no")
+            self.note(
+                "S3", seats=seats, ranking=ranking_shape(round_keys), cards="yes" if cards else "no"
+            )
             return
         threshold = after.rules.threshold
         assert threshold is not None
         high = max(after.totals)
         relation = "below" if high < threshold else "at" if high == threshold else "above"
-        totals = [(t,) for t in after.totals]
+        totals: list[tuple[int, ...]] = [(t,) for t in after.totals]
         differs = places(round_keys) != places(totals)
         self.note(
             "S4",

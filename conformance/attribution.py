@@ -459,7 +459,8 @@ def _decided_rule(before: str, sent: str, expected: str, actual: str) -> Blame |
         return None
     taker = to_act(actual)
     round_number, _, turn = want.get("round.turn", "").partition(".")
-    if turn == "1" and round_number != "1" and taker is not None and taker == _lowest_seat(before, expected):
+    later_round = turn == "1" and round_number != "1"
+    if later_round and taker is not None and taker == _lowest_seat(before, expected):
         return Blame("F4", "phase (the first taker of a later round)")
     start, players = _start_of(expected), want.get("grids", "").count("|") + 1
     if start is not None and turn.isdigit() and taker == (start - int(turn) + 1) % players:

@@ -78,7 +78,10 @@ def short_pile_serves_who_it_can() -> Any:
     return with_first_player(find)
 
 
-def ranked_by(keys_of: Callable[[GameState], list[tuple[int, ...]]], shared: Callable[[list[tuple[int, ...]]], list[int]]) -> Any:
+def ranked_by(
+    keys_of: Callable[[GameState], list[tuple[int, ...]]],
+    shared: Callable[[list[tuple[int, ...]]], list[int]],
+) -> Any:
     def ranking(state: GameState) -> list[Standing]:
         if state.phase not in (Phase.OVER, Phase.NEXT_ROUND):
             raise ValueError("ranking: the round has not been scored yet")
@@ -134,13 +137,14 @@ def totals_tied_below_first_by_seat() -> Any:
         standings = dekal_ref.ranking(state)
         if state.rules.threshold is None:
             return standings
-        fixed, seen = [], 0
+        fixed = []
         for standing in standings:
             place = standing.place
             if place > 1:
-                place = place + sum(1 for s in standings if s.place == standing.place and s.seat < standing.seat)
+                place = place + sum(
+                    1 for s in standings if s.place == standing.place and s.seat < standing.seat
+                )
             fixed.append(replace(standing, place=place))
-            seen += 1
         return sorted(fixed, key=lambda s: (s.place, s.seat))
 
     return api(ranking=ranking)
@@ -159,7 +163,11 @@ class PerftZeroAfterTheEnd(Adapter):
     def perft(self, request: Any) -> Any:
         reply = super().perft(request)
         state = self.state
-        if request.get("depth") == 0 and state.phase is Phase.OVER and state.rules.threshold is None:
+        if (
+            request.get("depth") == 0
+            and state.phase is Phase.OVER
+            and state.rules.threshold is None
+        ):
             return {"nodes": 0, "divide": {}}
         return reply
 
@@ -207,7 +215,11 @@ class SixGridPositionsRefused(Adapter):
 
     def new_game_from_position(self, request: Any) -> Any:
         text = request.get("position")
-        if isinstance(text, str) and len(text.split(" ")) > 4 and text.split(" ")[4].count("|") == 5:
+        if (
+            isinstance(text, str)
+            and len(text.split(" ")) > 4
+            and text.split(" ")[4].count("|") == 5
+        ):
             raise IllegalAction("M2", "positions hold 2 to 5 grids")
         return super().new_game_from_position(request)
 
@@ -219,10 +231,14 @@ def round_ends_after_fifteen_turns() -> Any:
         after = dekal_ref.push(state, seat, move)
         if state.turn == 15 and after.phase is Phase.REVEAL and state.round > 1:
             done = replace(after, turn=15, phase=Phase.TAKE)
-            totals = tuple(t + s.points for t, s in zip(state.totals, round_scores(done), strict=True))
+            totals = tuple(
+                t + s.points for t, s in zip(state.totals, round_scores(done), strict=True)
+            )
             threshold = state.rules.threshold
             over = threshold is None or max(totals) >= threshold
-            return replace(after, turn=16, phase=Phase.OVER if over else Phase.NEXT_ROUND, totals=totals)
+            return replace(
+                after, turn=16, phase=Phase.OVER if over else Phase.NEXT_ROUND, totals=totals
+            )
         return after
 
     return api(push=push)
@@ -275,7 +291,9 @@ class DealsNewRoundFaceUp(OwnDealer):
     def new_round(self, request: Any) -> Any:
         reply = super().new_round(request)
         if request.get("deal") is None:
-            grids = tuple(tuple(Card(c.value, False) if c else c for c in g) for g in self.state.grids)
+            grids = tuple(
+                tuple(Card(c.value, False) if c else c for c in g) for g in self.state.grids
+            )
             self.state = replace(self.state, grids=grids)
         return reply
 
@@ -294,7 +312,7 @@ class DealsFifteenCards(OwnDealer):
             text = dekal_ref.format_position(self.state).split(" ")
             rows = [g.split("/") for g in text[4].split("|")]
             text[4] = "|".join("/".join([*r[:3], r[3][:3]]) for r in rows)
-            text[7] = text[7] + "".join("123456789T"[v - 1] for v in pile[len(self.state.pile):])
+            text[7] = text[7] + "".join("123456789T"[v - 1] for v in pile[len(self.state.pile) :])
             self.shown_text = " ".join(text)
         return reply
 

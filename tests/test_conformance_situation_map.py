@@ -5,7 +5,7 @@ rounds that fill it (dekal.conformance._designed_rounds) and the checks of an ow
 from __future__ import annotations
 
 import dekal_ref
-from dekal.conformance._designed_rounds import dealt_grid, round_plan, round_actions
+from dekal.conformance._designed_rounds import dealt_grid, round_actions, round_plan
 from dekal.conformance._generate_v4 import Design, build
 from dekal.conformance._own_deal_check import deal_fault
 from dekal.conformance._situations import (
