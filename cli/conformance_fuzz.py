@@ -268,6 +268,9 @@ def fuzz_text(report: FuzzReport, label: str) -> str:
     found = "no divergence" if not count else f"{count} divergence{'s' * (count > 1)}"
     known = f", {len(report.known)} known" if report.known else ""
     lines = [f"{report.games} games, {report.steps} steps, {found}{known} ({label})"]
+    reached, feasible = report.map_coverage()
+    if report.situations:
+        lines.append(f"situation map: {reached} of {feasible} feasible combinations reached")
     for finding in report.findings:
         example, shrunk = finding.example, finding.shrunk
         if finding.shrink is None:
