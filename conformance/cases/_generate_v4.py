@@ -788,7 +788,21 @@ def position_cases(prefix: str = "position") -> list[Case]:
                     cases.append(_loaded(f"{prefix}-{4001 + len(cases):04d}", text, whole, cut))
                     for refused in _unreachable(state):
                         cases.append(_refused(f"{prefix}-{4001 + len(cases):04d}", refused))
+    for text in _grid_counts():
+        cases.append(_refused(f"{prefix}-{4001 + len(cases):04d}", text))
     return cases
+
+
+def _grid_counts() -> list[str]:
+    """Positions of 7 and of exactly 100 grids (M2: 2 to 6 players), and of 101 (more grids
+    than a position line may hold: notation.md's bound, a notation refusal naming `grids`)."""
+    grid = "jjab/gfhh/gabg/baja"
+    pile = "25566376374645612481935447358T196T78935165878718672994349226493T1992"
+    return [
+        f"slide/chosen/single 1.1 reveal 0 {'|'.join([grid] * n)} {','.join('-' * n)} - "
+        f"{pile} - {','.join('0' * n)}"
+        for n in (7, 100, 101)
+    ]
 
 
 def _unreachable(state: GameState) -> list[str]:
@@ -844,11 +858,12 @@ def _refused(case_id: str, text: str) -> Case:
         else {"ok": False, "kind": error["kind"]}
     )
     refusal = expect.get("rule", expect.get("kind"))
+    rules = {str(expect.get("rule", "B1" if expect.get("kind") == "notation" else "M3"))}
     return {
         "id": case_id,
         "kind": "setup",
         "title": f"position refused in phase {position_fields(text)['phase']}: {refusal}",
-        "rules": sorted({str(expect.get("rule", "M3")), _first_rule(text)}),
+        "rules": sorted(rules | {_first_rule(text)}),
         "level": "must",
         "needs": position_needs(text),
         "setup": {"position": text},
