@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from dekal.conformance.cases._designed_rounds import Shortage
 from dekal.conformance.cases._generate_v4 import (
     DESIGNS,
     Design,
-    Shortage,
     build,
     deal_cases,
     deal_refusal_cases,
