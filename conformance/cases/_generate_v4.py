@@ -790,6 +790,8 @@ def position_cases(prefix: str = "position") -> list[Case]:
                         cases.append(_refused(f"{prefix}-{4001 + len(cases):04d}", refused))
     for text in _grid_counts():
         cases.append(_refused(f"{prefix}-{4001 + len(cases):04d}", text))
+    # which kind 101 grids get (notation, the line's bound, or M2) no player would care about
+    cases[-1] = {**cases[-1], "level": "should"}
     return cases
 
 

@@ -371,8 +371,13 @@ def _loaded_position_rule(base: str, expected: str, variant: Variant) -> str:
             return variant.end_rule
         if "@" not in phase:
             return "T1"
-        # the token holder acts first (T5 moves the token); any later taker is T3's order
-        return "T5" if to_act(expected) == _token_of(expected) else "T3"
+        # the token holder acts first (T5 moves the token); a later taker is T3's order on
+        # turn 1, where the token has not moved, and past it most likely follows a token
+        # moved otherwise (T5): which of the two the engine got wrong, a refusal cannot say
+        turn = position_fields(expected).get("round.turn", "").partition(".")[2]
+        if to_act(expected) == _token_of(expected) or turn != "1":
+            return "T5"
+        return "T3"
     return {"picks": "T1", "centre": "T3"}.get(base, "M3")
 
 

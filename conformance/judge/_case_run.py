@@ -69,6 +69,13 @@ def blame_request(request: Message, expect: Message, position: str) -> Blame:
     return Blame(blame_legal(position).rule, cmd)
 
 
+WHO_ACTS = frozenset({"T1", "T3", "T4", "T5"})
+"""Rules an engine names when it reads who acts in a position otherwise (the reveal, the
+taker, the pusher, the token): a valid position it refuses with one of them is blamed on the
+rule that decides who acts there (attribution.blame_refused_position), not on the rule it
+named, which only follows from how it moves the token."""
+
+
 class CaseRun:
     """One case against one engine, with one deadline for the whole case.
 
@@ -220,7 +227,13 @@ class CaseRun:
             )
             blame = self.blame_now
             if "position" in request and not expect.get("ok"):
-                blame = blame_position_refusal(str(request["position"]), reply, blame)
+                position = str(request["position"])
+                blame = blame_position_refusal(position, reply, blame)
+                kind = reply.get("error", {}).get("kind") if not reply.get("ok") else None
+                if kind == "notation" and expect.get("kind") != "notation":
+                    # the line reads (the reference read it): the engine reads who acts in
+                    # it otherwise (take@S naming another seat than its taker)
+                    blame = blame_refused_position(position)
             raise diverge(0, "new_game", what, blame)
         if reply.get("ok") and request.get("deal", {}) is None:  # the engine dealt: check it
             dealt = str(self.ask("position").get("position", ""))
@@ -241,7 +254,10 @@ class CaseRun:
         reply = self.ask("new_game", **self.setup)
         if not reply.get("ok"):
             what = f"expected the set-up accepted, the engine {describe_reply(reply)}"
-            raise diverge(0, "new_game", what, blame_wrong_refusal(reply, self.blame_now))
+            blame = blame_wrong_refusal(reply, self.blame_now)
+            if "position" in self.setup and blame.rule in WHO_ACTS:
+                blame = self.blame_now  # who acts there follows the token: blamed as it says
+            raise diverge(0, "new_game", what, blame)
 
     def check_own_new_game(self) -> None:
         """An own-deal engine given the case's deal as a position deals a new game first, on
