@@ -834,8 +834,6 @@ def _cuts(seats: int, steps: int) -> list[int]:
 def _loaded(case_id: str, text: str, whole: Case, cut: int) -> Case:
     steps = whole["steps"][cut : cut + 6]
     items = [{k: v for k, v in step.items() if k != "expect"} for step in steps]
-    if not items and position_fields(text)["phase"] in ("next", "over"):
-        items = [{"request": {"cmd": "result"}}]
     case = record(
         case_id,
         f"position loaded in phase {position_fields(text)['phase']}",
@@ -911,11 +909,14 @@ def v4_files(v3: dict[str, list[Case]]) -> dict[str, list[Case]]:
         build(design, f"game-{4000 + index:04d}") for index, design in enumerate(read_designs(), 1)
     ]
     files = {name: list(cases) for name, cases in v3.items()}
-    files["games"] += [probed_case(case) for case in designed]
-    files["negative"] += deal_refusal_cases()
+    def probed(cases: list[Case]) -> list[Case]:  # every game case is probed, as in v3
+        return [probed_case(case) if case["kind"] == "game" else case for case in cases]
+
+    files["games"] += probed(designed)
+    files["negative"] += probed(deal_refusal_cases())
     files["perft"] += perft_cases()
     files["deal"] += deal_cases()
-    files["position"] += position_cases()
+    files["position"] += probed(position_cases())
     return files
 
 
