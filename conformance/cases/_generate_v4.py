@@ -790,20 +790,19 @@ def position_cases(prefix: str = "position") -> list[Case]:
                         cases.append(_refused(f"{prefix}-{4001 + len(cases):04d}", refused))
     for text in _grid_counts():
         cases.append(_refused(f"{prefix}-{4001 + len(cases):04d}", text))
-    # which kind 101 grids get (notation, the line's bound, or M2) no player would care about
-    cases[-1] = {**cases[-1], "level": "should"}
     return cases
 
 
 def _grid_counts() -> list[str]:
-    """Positions of 7 and of exactly 100 grids (M2: 2 to 6 players), and of 101 (more grids
-    than a position line may hold: notation.md's bound, a notation refusal naming `grids`)."""
+    """Positions of 7 and of exactly 100 grids (M2: 2 to 6 players; 100 is the most grids
+    a position line may hold, notation.md). Which kind 101 grids get (the line's bound, or
+    M2) the spec does not say of a position: no case asks it."""
     grid = "jjab/gfhh/gabg/baja"
     pile = "25566376374645612481935447358T196T78935165878718672994349226493T1992"
     return [
         f"slide/chosen/single 1.1 reveal 0 {'|'.join([grid] * n)} {','.join('-' * n)} - "
         f"{pile} - {','.join('0' * n)}"
-        for n in (7, 100, 101)
+        for n in (7, 100)
     ]
 
 
