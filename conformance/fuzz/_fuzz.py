@@ -45,6 +45,7 @@ from dekal.conformance.fuzz._records import game_record
 from dekal.conformance.fuzz._shrink import Shrunk, database_folder, shrink
 
 MAX_STEPS = 2000
+UNSTEERED = 10  # games played as their seed says before the run steers toward the map
 NO_THRESHOLD = 10**9  # a match threshold nobody reaches, while looking for a real total
 DEFAULT_SHRINK_SECONDS = 10.0
 SEED_STRIDE = 1_000_003  # game k of a run with seed s has seed s * SEED_STRIDE + k
@@ -344,7 +345,10 @@ def fuzz(
     for number in range(1, games + 1):
         game_seed = seed * SEED_STRIDE + number - 1
         steps_before = lock.steps
-        steer = least_reached_players(report.situations, lock.engine.info) if number % 2 else None
+        # the first games are the seed's own (short runs find what they always found); from
+        # then on every other game is steered to the player count the map has least of
+        steered = number > UNSTEERED and number % 2 == 1
+        steer = least_reached_players(report.situations, lock.engine.info) if steered else None
         game = play_game(lock, seeded_chooser(game_seed), mask, game_seed, steered=steer)
         report.situations |= game_situations(game)
         report.steps += lock.steps - steps_before  # the games' steps, not the shrinks'
@@ -386,7 +390,7 @@ def game_situations(game: FuzzGame) -> set[tuple[str, object]]:
 
 def least_reached_players(situations: set[tuple[str, object]], info: Message) -> int | None:
     """The claimed player count with the fewest reached combinations of the map among those
-    it is part of (the fuzzer steers every other game there); None if it claims none."""
+    it is part of (past its first games, the fuzzer steers every other game there); None if it claims none."""
     from dekal.conformance.cases._situation_map import reached_combinations, situation_map
 
     claimed = [p for p in info.get("players", []) if isinstance(p, int) and 2 <= p <= 6]
