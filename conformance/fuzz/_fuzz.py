@@ -390,7 +390,8 @@ def game_situations(game: FuzzGame) -> set[tuple[str, object]]:
 
 def least_reached_players(situations: set[tuple[str, object]], info: Message) -> int | None:
     """The claimed player count with the fewest reached combinations of the map among those
-    it is part of (past its first games, the fuzzer steers every other game there); None if it claims none."""
+    it is part of (past its first games, the fuzzer steers every other game there); None if
+    it claims none."""
     from dekal.conformance.cases._situation_map import reached_combinations, situation_map
 
     claimed = [p for p in info.get("players", []) if isinstance(p, int) and 2 <= p <= 6]
