@@ -98,7 +98,7 @@ def test_a_case_needing_what_the_engine_does_not_claim_is_skipped(tmp_path: Path
     case = {**SCORE_CASE, "needs": {"features": ["telepathy"]}}
     done = run_vectors("--suite", str(one_case_suite(tmp_path, case)))
     assert done.returncode == 0
-    assert done.stdout.splitlines()[-1] == "PASS: suite t1, 1 cases: 1 skip (dekal-js)"
+    assert done.stdout.splitlines()[-1] == "PASS: suite t1, 1 case: 1 skip (dekal-js)"
 
 
 def test_a_should_case_fails_the_run_only_with_strict(tmp_path: Path) -> None:

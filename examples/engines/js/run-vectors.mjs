@@ -4,7 +4,7 @@
  * alone: no Python, no `dekal`. It follows docs/vectors.md step by step, and is the worked
  * example of that page: a runner of your own test framework does the same.
  *
- *   node run-vectors.mjs                         every case of suite v3 against engine.js
+ *   node run-vectors.mjs                         every case of the newest suite against engine.js
  *   node run-vectors.mjs --bug diagonal          against a broken build (see engine.js --list-bugs)
  *   node run-vectors.mjs --filter score,P1-neg   cases whose kind, ID prefix or rule is listed
  *   node run-vectors.mjs --suite ../../../spec/conformance/v2
@@ -15,14 +15,20 @@
  */
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DEFAULT_SUITE = path.join(HERE, '..', '..', '..', 'spec', 'conformance', 'v3');
+const SUITES = path.join(HERE, '..', '..', '..', 'spec', 'conformance');
+
+/** The newest suite folder (v1, v2, v3 … : the highest number). */
+function newestSuite() {
+  const numbers = readdirSync(SUITES).map((name) => /^v(\d+)$/.exec(name)).filter(Boolean).map((m) => Number(m[1]));
+  return path.join(SUITES, `v${Math.max(...numbers)}`);
+}
 const REFUSAL_KINDS = ['notation', 'unsupported', 'bad_request'];
 
 // -- reading the vectors (docs/vectors.md, "The files and the manifest") ---------------------
@@ -187,7 +193,10 @@ class CaseRun {
   }
 
   checkResult(where, expected) {
-    const reply = this.answer(`${where}, result`, { cmd: 'result' });
+    this.sameResult(where, expected, this.answer(`${where}, result`, { cmd: 'result' }));
+  }
+
+  sameResult(where, expected, reply) {
     const [want, got] = [resultShape(expected), resultShape(reply)];
     if (!same(want, got)) differs(where, `the result differs:\n    expected ${JSON.stringify(want)}\n    engine   ${JSON.stringify(got)}`);
   }
@@ -251,7 +260,7 @@ class CaseRun {
       if ('request' in step) {
         const reply = this.engine.send(step.request);
         checkVerdict(`${where} (${step.request.cmd})`, expect, reply);
-        if (expect.ok && step.request.cmd === 'result') this.checkResult(where, expect.reply);
+        if (expect.ok && step.request.cmd === 'result') this.sameResult(where, expect.reply, reply);
         else if (expect.ok) {
           const { id, ok, ...answer } = reply;
           if (!same(answer, expect.reply)) differs(where, `the answer to ${step.request.cmd} differs`);
@@ -307,7 +316,7 @@ function matches(testCase, tokens) {
 }
 
 function parseArguments(argv) {
-  const options = { suite: DEFAULT_SUITE, bugs: [], filter: null, strict: false };
+  const options = { suite: null, bugs: [], filter: null, strict: false };
   const args = argv.slice();
   while (args.length) {
     const arg = args.shift();
@@ -327,7 +336,7 @@ function main(argv) {
     process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0].replace(/^[\s\S]*?\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
     return 0;
   }
-  const { suite, cases: all } = loadSuite(options.suite);
+  const { suite, cases: all } = loadSuite(options.suite || newestSuite());
   const cases = options.filter ? all.filter((c) => matches(c, options.filter)) : all;
   if (cases.length === 0) throw new Error(`--filter ${options.filter} matches no case`);
   const engine = connect(options.bugs);
@@ -343,7 +352,8 @@ function main(argv) {
     }
   }
   const totals = Object.entries(counts).filter(([, n]) => n).map(([status, n]) => `${n} ${status}`).join(', ');
-  process.stdout.write(`${failing ? 'FAIL' : 'PASS'}: suite ${suite}, ${cases.length} cases: ${totals} (${engine.hello.name})\n`);
+  const noun = cases.length === 1 ? 'case' : 'cases';
+  process.stdout.write(`${failing ? 'FAIL' : 'PASS'}: suite ${suite}, ${cases.length} ${noun}: ${totals} (${engine.hello.name})\n`);
   return failing ? 1 : 0;
 }
 
