@@ -1,10 +1,10 @@
 """Blame: is a fault planted in one rule blamed on that rule only? (issue 18, part 2)
 
 Every single-rule fault of the test suite is judged by the whole conformance suite: the
-misreadings of tests/misreadings.py (each served as its own engine process, so that the judge
-in this process, whose reference plays alongside, is not misread too) and the broken engines
-of tests/test_conformance_blame.py (judged in-process, they wrap the reference without
-touching it). For each fault: the rules its failures are blamed on; the figure is the share
+misreadings of tests/miniatures/misreadings.py (each served as its own engine process, so that the
+judge in this process, whose reference plays alongside, is not misread too) and the broken engines
+of tests/conformance/judge/test_conformance_blame.py (judged in-process, they wrap the reference
+without touching it). For each fault: the rules its failures are blamed on; the figure is the share
 of caught faults whose failures are all blamed on the rule they break.
 
     python bench/blame.py                      # every fault (minutes: the suite, 50 times)
@@ -29,7 +29,7 @@ def serve_misreading(name: str) -> None:
     import pytest
 
     sys.path.insert(0, str(TESTS))
-    from misreadings import MISREADINGS
+    from miniatures.misreadings import MISREADINGS
 
     from dekal.conformance.serve import main
 
@@ -50,9 +50,10 @@ def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
     """(name, rule, engine maker) of every fault whose name holds one of `words`."""
     sys.path.insert(0, str(TESTS))
     import test_conformance_blame
-    from misreadings import MISREADINGS
+    from miniatures.misreadings import MISREADINGS
 
-    from dekal.conformance.client import DirectEngine, SubprocessEngine
+    from dekal.conformance.drive._direct_engine import DirectEngine
+    from dekal.conformance.drive._subprocess_engine import SubprocessEngine
 
     found: list[tuple[str, str, Any]] = []
     for misread in MISREADINGS:
@@ -82,8 +83,8 @@ def main() -> None:
     if args.serve:
         serve_misreading(args.serve)
         return
-    from dekal.conformance.runner import run_suite
-    from dekal.conformance.vectors import load_cases
+    from dekal.conformance.cases._vectors import load_cases
+    from dekal.conformance.judge._runner import run_suite
 
     cases = load_cases()
     rows = []

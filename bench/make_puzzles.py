@@ -22,8 +22,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import Progress
 
-from dekal.proofs.puzzle_make import RECIPES, generate
-from dekal.proofs.puzzle_rating import LEVELS
+from dekal.proofs._puzzle_make import RECIPES, generate
+from dekal.proofs._puzzle_rating import LEVELS
 from dekal.proofs.puzzle_set import RatedPuzzle, read_puzzles
 from dekal_ref.json_reading import json_line
 

@@ -34,15 +34,17 @@ JUDGE = frozenset(
         "dekal",
         "dekal.spec",
         "dekal.conformance",
-        "dekal.conformance.case_run",
-        "dekal.conformance.client",
-        "dekal.conformance.compare",
-        "dekal.conformance.engine_link",
-        "dekal.conformance.inprocess_engine",
-        "dekal.conformance.perft_run",
-        "dekal.conformance.protocol",
-        "dekal.conformance.runner",
-        "dekal.conformance.vectors",
+        "dekal.conformance.judge._case_run",
+        "dekal.conformance.drive",
+        "dekal.conformance.cases",
+        "dekal.conformance.judge",
+        "dekal.conformance.judge._compare",
+        "dekal.conformance.drive._engine_link",
+        "dekal.conformance.drive._inprocess_engine",
+        "dekal.conformance.judge._perft_run",
+        "dekal.conformance.drive._protocol",
+        "dekal.conformance.judge._runner",
+        "dekal.conformance.cases._vectors",
     }
 )
 """The modules of the judge. A worker imports them unmutated before the engine's modules are
@@ -90,7 +92,7 @@ def load_suite(directory: Path) -> list[dict[str, Any]]:
 
 
 def default_suite() -> Path:
-    from dekal.conformance.vectors import suite_directory
+    from dekal.conformance.cases._vectors import suite_directory
 
     return Path(str(suite_directory()))
 
@@ -101,8 +103,8 @@ def judge_suite(job: dict[str, Any]) -> dict[str, Any]:
     Stops at the first case that does not pass (the mutant is killed). With `coverage`, also
     returns the executed lines of the engine's rule modules.
     """
-    from dekal.conformance.client import DirectEngine
-    from dekal.conformance.runner import run_case
+    from dekal.conformance.drive._direct_engine import DirectEngine
+    from dekal.conformance.judge._runner import run_case
 
     cases = load_suite(Path(job["suite_dir"]))
     hook = None

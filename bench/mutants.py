@@ -27,7 +27,7 @@ RULE_MODULES = {
     # The optimized engine's own modules. It borrows notation, Rules, Deal and the action
     # types from dekal_ref: those are measured under `ref`, not counted twice.
     "fast": (
-        "dekal.bits", "dekal.tables", "dekal.grid", "dekal.state", "dekal.game",
+        "dekal.bits", "dekal.tables", "dekal._grid", "dekal.state", "dekal._game",
         "dekal.actions", "dekal.position", "dekal.ranking",
     ),
 }  # fmt: skip

@@ -57,7 +57,7 @@ from mutation_measure import (  # noqa: E402
     selected,
 )
 
-__all__ = [  # what tests/test_mutate.py and other callers reach through this module
+__all__ = [  # what tests/house/test_mutate.py and other callers reach through this module
     "RULE_MODULES",
     "Mutant",
     "draw",

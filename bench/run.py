@@ -16,10 +16,10 @@ Measures:
   random_game   a whole random game (dekal.simulate.play_random) vs the reference playing the
                 same game through its API; the final positions must be equal
   *_api         the same through dekal.fast's reference-typed API (tuples in, Score out, states)
-  state machine Hypothesis lock-step state machine (tests/test_state_machine.py): steps per second
-  kernel        dekal.kernel (numba): whole seeded games by the random and greedy policies, 2/4/6
-                players, in games/s; the random 4-player game against the reference playing the
-                same game by the same table loop (dekal_ref, same final position checked) and
+  state machine Hypothesis lock-step state machine (tests/rules/test_state_machine.py): steps per
+  second kernel        dekal.kernel (numba): whole seeded games by the random and greedy policies,
+  2/4/6               players, in games/s; the random 4-player game against the reference playing
+  the               same game by the same table loop (dekal_ref, same final position checked) and
                 against simulate.play_random; rollouts of mid-game states; the first call's
                 compile (or cache load) time printed apart, never inside a timing
 """
@@ -40,7 +40,7 @@ import numpy as np
 
 import dekal_ref
 from dekal import batch, bits, fast, simulate
-from dekal.game import hole_of
+from dekal._game import hole_of
 from dekal.tables import LEGAL, STEP, VARIANTS
 from dekal_ref.notation import Push
 from dekal_ref.state import Rules
@@ -243,7 +243,7 @@ def table_loop_random(engine: Any, rules: Rules, seed: int) -> Any:
 def bench_kernel(report: Report, n_ref: int, n_kernel: int, rounds: int) -> None:
     """dekal.kernel: compile apart, then games/s by policy and players, and the two ratios."""
     from dekal import kernel
-    from dekal.kernel_batch import play_many
+    from dekal.kernel._batch import play_many
 
     random_, greedy = kernel.POLICIES["random"], kernel.POLICIES["greedy"]
     rules = Rules(players=4)
@@ -324,7 +324,7 @@ def mid_game_state(rules: Rules, seed: int) -> fast.FastState:
 
 
 def bench_state_machine(report: Report, examples: int) -> None:
-    """Run the lock-step state machine of tests/test_state_machine.py and count its steps."""
+    """Run the lock-step state machine of tests/rules/test_state_machine.py and count its steps."""
     tests = Path(__file__).resolve().parent.parent / "tests"
     try:
         sys.path.insert(0, str(tests))

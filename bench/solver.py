@@ -7,14 +7,14 @@ For every k (number of incoming cards) the same seeded puzzles (grids of `--valu
 values, incoming cards from the same values) are given to every method:
 * z3: proofs.z3_solve.minimum (warm start from the search's beam, then refutation);
 * search: proofs.search.minimum (depth-first, memo, branch and bound on dekal.bits words; from
-  4 slide or 3 eject steps on, the compiled kernel dekal.kernel_search);
+  4 slide or 3 eject steps on, the compiled kernel dekal.kernel._search);
 * search-python (only with --methods …,search-python): the same search in Python at every size,
   to show what the compiled kernel buys;
 * reference: the plain Python exhaustive search the issue measured (breadth-first on
   dekal_ref tuples, duplicate states merged per level), the yardstick for the ratios;
 * naive-z3 (only with --methods …,naive-z3): the naive encoding the issue measured (one
   integer move per step, a 48-way if-then-else per cell, z3.Optimize), to show what the
-  encoding of proofs/encoding.py buys.
+  encoding of proofs/_encoding.py buys.
 A method that does not prove the optimum within --timeout counts --timeout for that puzzle;
 once a method's median exceeds --limit it is not tried on larger k. All methods must agree
 on every optimum they prove (a disagreement is printed and the exit code is 1).
@@ -58,10 +58,10 @@ from rich.progress import Progress
 from rich.table import Table
 
 from dekal.proofs import portfolio, search, z3_solve
-from dekal.proofs.answer import GaveUp
-from dekal.proofs.beam import quick_bound
-from dekal.proofs.bounds import start_key
-from dekal.proofs.moves import ENTERS, shapes
+from dekal.proofs._answer import GaveUp
+from dekal.proofs._beam import quick_bound
+from dekal.proofs._bounds import start_key
+from dekal.proofs._moves import ENTERS, shapes
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards
 from dekal_ref.notation import format_grid, parse_grid
 from dekal_ref.push import legal_pushes, push_card

@@ -4,7 +4,7 @@ Each command is run as a fresh process, several times; the figure is the median 
 next to the bare interpreter's (`python -c pass`) on the same machine, so the cost of Dékal
 Lab itself is the difference. The modules each command loads are counted in a separate run
 that lists sys.modules at exit; NumPy and Z3 are named when they are among them (neither
-should be for --help or score: tests/test_cli_conventions.py checks that, this prints
+should be for --help or score: tests/cli/test_cli_conventions.py checks that, this prints
 figures only).
 
     python bench/startup.py              # 7 runs per command
@@ -32,8 +32,8 @@ COMMANDS = {
     # what --help would cost if the root imported every command, as it did before issue 13
     "--help, all commands loaded": [
         sys.executable, "-c",
-        "import dekal.cli.solve, dekal.cli.prove, dekal.cli.conformance, dekal.cli.replay;"
-        "import sys; from dekal.cli.app import main; sys.argv = ['dekal', '--help']; main()",
+        "import dekal.cli._solve, dekal.cli._prove, dekal.cli._conformance, dekal.cli._replay;"
+        "import sys; from dekal.cli._app import main; sys.argv = ['dekal', '--help']; main()",
     ],
 }  # fmt: skip
 HEAVY = ("numpy", "z3", "pydantic", "rich.progress")
@@ -41,7 +41,7 @@ HEAVY = ("numpy", "z3", "pydantic", "rich.progress")
 LIST_AT_EXIT = "import atexit, json, sys; atexit.register(lambda: sys.stderr.write(json.dumps(sorted(sys.modules))))"  # noqa: E501
 LIST_MODULES = """
 import json, sys
-from dekal.cli.app import main
+from dekal.cli._app import main
 sys.argv = ["dekal", *sys.argv[1:]]
 try:
     main()

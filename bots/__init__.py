@@ -6,15 +6,28 @@ Data flows one way, one module per idea:
 * observation — Observation, the public view as a value (M3, T1); read_public_view,
   observation_of, legal_actions(obs, seat), unseen_cards;
 * sampler — sample_world, sample_worlds, exact_worlds: full positions consistent with a view;
-* greedy, random_bot — the two policies docs/contracts.md defines exactly;
-* rollout, utility — a world played to the round's end, and what a seat wants from it;
-* pimc, ismcts — the search bots;
+* _greedy, _random_bot — the two policies docs/contracts.md defines exactly;
+* _rollout, _utility — a world played to the round's end, and what a seat wants from it;
+* _pimc, _ismcts — the search bots;
 * advise — each legal action of one seat, with its expected score and P(win), built on
-  question (which positions), enumeration (exact worlds), playout (worlds played out in
-  batches) and figures (means, intervals, P(win));
+  _question (which positions), _enumeration (exact worlds), _playout (worlds played out in
+  batches) and _figures (means, intervals, P(win));
 * bot — the Bot protocol, make_bot(spec), BOT_NAMES;
 * table — play_game, the table loop that gives each seat only its observation.
 
 Nothing heavy is imported here: numba (the compiled rollouts) only when a search bot first
 plays out.
+
+Public: the modules in `__all__`; every module with a leading `_` (the bots themselves,
+rollouts, sampling helpers) is internal: make a bot with `dekal.bots.bot.make_bot`.
 """
+
+__all__ = [
+    "advise",
+    "annotate",
+    "bot",
+    "observation",
+    "sampler",
+    "table",
+    "work",
+]

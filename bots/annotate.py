@@ -26,11 +26,11 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from dekal.bots._figures import Advice, Figures, Interval
+from dekal.bots._question import MAX_SEARCH_WORK, Question
 from dekal.bots.advise import Progress, prepare, run_questions
 from dekal.bots.bot import make_bot
-from dekal.bots.figures import Advice, Figures, Interval
 from dekal.bots.observation import Observation, observation_of
-from dekal.bots.question import MAX_SEARCH_WORK, Question
 from dekal_ref.actions import Action, PushMove, Reveal, Take
 from dekal_ref.errors import NotationError
 from dekal_ref.record import GameRecord, Move, iter_replay

@@ -4,7 +4,7 @@ A bot is anything with a `name` and `act(obs, seat, draws)`: given the seat's Ob
 (dekal.bots.observation, the public view: nothing hidden) and the seat's own Draws stream
 (dekal.draws), it returns one of `legal_actions(obs, seat)`. Since it never receives a full
 position, what it decides cannot depend on a face-down value, the pile's order or a secret
-pick (M3, T1); tests/test_bots.py checks that anyway by swapping hidden cards.
+pick (M3, T1); tests/bots/test_bots.py checks that anyway by swapping hidden cards.
 
 A spec string names a bot and its options: `random`, `greedy`, `pimc`, `pimc:samples=40`,
 `ismcts:iterations=400,c=0.1`. `make_bot(spec)` reads one; an unknown name or option is a
@@ -16,12 +16,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Protocol
 
-from dekal.bots.greedy import GreedyBot
-from dekal.bots.ismcts import IsmctsBot
+from dekal.bots._greedy import GreedyBot
+from dekal.bots._ismcts import IsmctsBot
+from dekal.bots._pimc import PimcBot
+from dekal.bots._random_bot import RandomBot
+from dekal.bots._spec_string import spec_of as spec_of
 from dekal.bots.observation import Observation
-from dekal.bots.pimc import PimcBot
-from dekal.bots.random_bot import RandomBot
-from dekal.bots.spec_string import spec_of as spec_of  # its old home: the name still works
 from dekal.draws import Draws
 from dekal_ref.actions import Action
 from dekal_ref.errors import NotationError

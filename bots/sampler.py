@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 
-from dekal import arguments
+from dekal import _arguments as arguments
 from dekal.bots.observation import Observation, unseen_cards
 from dekal.draws import Draws
 from dekal.position import to_reference

@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dekal import arguments, fast
+from dekal import _arguments as arguments
+from dekal import fast
 from dekal.bots.observation import legal_actions, observation_of
 from dekal.draws import Draws, seat_seed
 from dekal.position import to_reference

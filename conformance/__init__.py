@@ -1,21 +1,63 @@
 """The conformance suite: judge any Dékal implementation, in any language, rule by rule.
 
-* `protocol`: the engine protocol of spec/protocol.md (constants, the public view).
-* `adapter`: speaks the protocol in-process on top of a Python game API (dekal_ref or
-  dekal.engines); `serve` runs it over standard input/output.
-* `client`: drives an engine, in-process or as a subprocess with time limits and restarts.
-* `vectors`: loads the frozen cases of spec/conformance/VERSION (v3 by default, v1 and v2
-  still loadable) from the installed package.
-* `generate`: derives those cases with the reference from their sources, the data files of
-  spec/conformance/sources/ (read by `source_files` for `sources`, `sources_v2` and
-  `sources_v3`); `probe`: the refusals a game is probed with at every step;
-  `refusal_sites`: which refusal branches of the reference a suite reaches.
-* `runner` and `report`: run cases and report rule by rule; `fuzz`: random lock-step games.
+The room is built in wings, in the order its data flows; no wing imports one after it:
+
+    drive/   talking to an engine: the protocol, the bundled engines' adapter and server,
+             subprocess, in-process and direct drivers, process groups, deadlines
+    cases/   what is checked: the frozen vectors and their sources, the generator, probes,
+             recorded games, needs and --smoke, own-deal translation
+    judge/   playing a case against a driven engine, comparing, blaming a rule, coverage,
+             expected failures
+    fuzz/    random and steered lock-step games, shrinking, campaigns on many workers
+    report/  text, JSON, JUnit, HTML, badge and the pictures of a divergence
+
+Public: the names below, `python -m dekal.conformance.serve` (a bundled engine over
+stdin/stdout) and `python -m dekal.conformance.generate` (re-derive the vectors). Every
+module inside a wing is internal (a leading `_`): import from here.
+
+    >>> from dekal.conformance import bundled_engine, load_cases, run_suite
+    >>> with bundled_engine("ref") as engine:
+    ...     run = run_suite(engine, load_cases()[:3], timeout=5.0)
+    >>> [outcome.status for outcome in run.outcomes]
+    ['pass', 'pass', 'pass']
 """
 
 from __future__ import annotations
 
-PROTOCOL_VERSION = 1
-SUITE_VERSION = "v3"
-SUITE_VERSIONS = ("v1", "v2", "v3")
-"""Every suite that can be loaded, oldest first; SUITE_VERSION is the newest."""
+from typing import Any
+
+from dekal.conformance.cases._vectors import SUITE_VERSION, SUITE_VERSIONS
+from dekal.conformance.drive._protocol import PROTOCOL_VERSION
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "SUITE_VERSION",
+    "SUITE_VERSIONS",
+    "DirectEngine",
+    "Run",
+    "SubprocessEngine",
+    "bundled_engine",
+    "load_cases",
+    "report_json",
+    "run_suite",
+]
+
+_LAZY = {
+    "DirectEngine": "dekal.conformance.drive._direct_engine",
+    "bundled_engine": "dekal.conformance.drive._direct_engine",
+    "SubprocessEngine": "dekal.conformance.drive._subprocess_engine",
+    "load_cases": "dekal.conformance.cases._vectors",
+    "Run": "dekal.conformance.judge._runner",
+    "run_suite": "dekal.conformance.judge._runner",
+    "report_json": "dekal.conformance.report._formats",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The driving and judging names, imported when first asked for: `import
+    dekal.conformance` (as every wing's module does) stays as light as its constants."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'dekal.conformance' has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(_LAZY[name]), name)

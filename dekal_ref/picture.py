@@ -1,6 +1,6 @@
 """What a picture of Dékal shows, whatever draws it: each cell's look, and the captions.
 
-The SVG pictures (dekal_ref.svg) and the terminal's text pictures (dekal.cli.pictures) draw
+The SVG pictures (dekal_ref.svg) and the terminal's text pictures (dekal.cli._pictures) draw
 the same looks, so they cannot disagree on what a cell is. Data flows one way: notation and
 state in, looks and words out; nothing reads a picture back.
 

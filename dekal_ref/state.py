@@ -154,4 +154,4 @@ class GameState:
     _repr_svg_: ClassVar[Callable[[GameState], str]]
     """The full position as SVG, for notebooks: dekal_ref.svg.position_svg, which sets it here
     when it is imported (dekal_ref/__init__.py imports it), so that the picture depends on
-    the state and never the reverse (no import circle: tests/test_import_graph.py)."""
+    the state and never the reverse (no import circle: tests/house/test_import_graph.py)."""

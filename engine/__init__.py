@@ -7,4 +7,26 @@
   (NumPy path), dekal.symmetry (the square's 8 symmetries), dekal.simulate (random games).
 
 Nothing is imported here, so that `dekal.cli`, `dekal.proofs` and `dekal.spec` stay light.
+
+Public: the modules in `__all__` (each holds its own `__all__` or documents its names);
+a module with a leading `_` (`_game`, `_grid`, `_arguments`, the kernel's `_play`...) is
+internal.
 """
+
+__all__ = [
+    "actions",
+    "batch",
+    "bits",
+    "draws",
+    "engines",
+    "extras",
+    "fast",
+    "kernel",
+    "openspiel",
+    "position",
+    "ranking",
+    "simulate",
+    "state",
+    "symmetry",
+    "tables",
+]

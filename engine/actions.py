@@ -7,7 +7,7 @@ immutable action values: no action object is created on the hot path.
 
 from __future__ import annotations
 
-from dekal import game
+from dekal import _game as game
 from dekal.state import FastState
 from dekal.tables import LEGAL, VARIANTS
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take

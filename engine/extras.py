@@ -14,7 +14,7 @@ Every import of an optional library is written inside `needed`:
         from numba import njit
 
 so that a missing one is a `MissingExtra` naming the extra to install (the `dekal` command
-prints it as one line, exit 2; dekal.cli.common), never a bare ModuleNotFoundError. Where a
+prints it as one line, exit 2; dekal.cli._common), never a bare ModuleNotFoundError. Where a
 Python path gives the same answers (the solver's search, the bots' rollouts, simulate's
 games), the caller asks `available` first and takes that path instead.
 """
@@ -32,7 +32,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "openspiel": ("open-spiel",),
 }
 """Each extra and the distributions it brings (pyproject.toml's optional-dependencies say
-the same: tests/test_extras.py checks it). `all` is every one of them."""
+the same: tests/engine/test_extras.py checks it). `all` is every one of them."""
 
 EXTRA_OF_MODULE: dict[str, str] = {
     "numpy": "fast",

@@ -11,9 +11,9 @@ IllegalAction with the same rule IDs); only the state is the engine's own (dekal
 
 from __future__ import annotations
 
+from dekal._game import new_game, push, reveal, start_round, take
+from dekal._grid import cancelled_cells, legal_pushes, push_card, score_grid
 from dekal.actions import apply, legal_actions
-from dekal.game import new_game, push, reveal, start_round, take
-from dekal.grid import cancelled_cells, legal_pushes, push_card, score_grid
 from dekal.position import format_position, from_reference, parse_position, to_reference
 from dekal.ranking import ranking, round_scores, winners
 from dekal.state import FastState

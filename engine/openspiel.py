@@ -41,9 +41,9 @@ from collections.abc import Callable
 from typing import Any
 
 from dekal import bits, fast
+from dekal._game import hole_of
 from dekal.bots.observation import format_public_view, observation_of
 from dekal.extras import needed
-from dekal.game import hole_of
 from dekal.state import FastState
 from dekal.tables import STEP
 from dekal_ref.actions import Action, PushMove, Reveal, Take

@@ -7,7 +7,7 @@ lowest total; equal totals share. Places are shared as in sport (1, 1, 3).
 from __future__ import annotations
 
 from dekal import bits
-from dekal.grid import cells_of
+from dekal._grid import cells_of
 from dekal.state import FastState
 from dekal_ref.ranking import Standing
 from dekal_ref.scoring import Score

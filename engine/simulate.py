@@ -14,8 +14,8 @@ import random
 from collections.abc import Callable, Iterator
 
 from dekal import bits
-from dekal.game import CLEAR_CELL, first_player_by_lowest_card
-from dekal.grid import nth_cell
+from dekal._game import CLEAR_CELL, first_player_by_lowest_card
+from dekal._grid import nth_cell
 from dekal.state import TURNS_PER_ROUND, FastState
 from dekal.tables import LEGAL
 from dekal_ref.actions import NewRound

@@ -1,9 +1,20 @@
 """Z3 puzzle queries and proof obligations (installed as `dekal.proofs`; docs/puzzles.md).
 
-Puzzles: `puzzle` (the model, validation), `moves` (step shapes read off dekal_ref),
-`replay` (the reference-engine gate every witness passes), `answer`, `encoding` (the k-step
-Z3 formula), `z3_solve` and `search` (+ `leaves`, `beam`, `bounds`, `symmetry`) (the two
+Puzzles: `puzzle` (the model, validation), `_moves` (step shapes read off dekal_ref),
+`_replay` (the reference-engine gate every witness passes), `_answer`, `_encoding` (the k-step
+Z3 formula), `z3_solve` and `search` (+ `_leaves`, `_beam`, `_bounds`, `_symmetry`) (the two
 independent methods), `portfolio` (both at once, the first proof wins: the default).
-Obligations: `obligation` (framework, mutants), `spec_side` (the spec cell by cell),
-`ob_score`, `ob_push`, `ob_symmetry`, `ob_bounds`, `ob_reach`, and `catalogue` (all of them).
+Obligations: `_obligation` (framework, mutants), `_spec_side` (the spec cell by cell),
+`_ob_score`, `_ob_push`, `_ob_symmetry`, `_ob_bounds`, `_ob_reach`, and `_catalogue` (all of them).
+
+Public: the modules in `__all__`; every module with a leading `_` is internal.
 """
+
+__all__ = [
+    "limits",
+    "portfolio",
+    "puzzle",
+    "puzzle_set",
+    "search",
+    "z3_solve",
+]

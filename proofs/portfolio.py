@@ -43,8 +43,9 @@ from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
 
-from dekal.proofs import bounds, search
-from dekal.proofs.answer import (
+from dekal.proofs import _bounds as bounds
+from dekal.proofs import search
+from dekal.proofs._answer import (
     Answer,
     Board,
     GaveUp,
@@ -54,10 +55,10 @@ from dekal.proofs.answer import (
     rank_first_moves,
     score_bound,
 )
-from dekal.proofs.beam import Guess, quick_bound
+from dekal.proofs._beam import Guess, quick_bound
+from dekal.proofs._replay import WitnessError
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
-from dekal.proofs.replay import WitnessError
 from dekal_ref.notation import Grid
 
 METHOD = "portfolio"

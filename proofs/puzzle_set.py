@@ -16,7 +16,7 @@ higher, whatever is played after it. Each entry carries its answer and the evide
 spec/schemas/puzzle.schema.json and then against itself (the best first move heads the
 ranking, the line replays on the reference engine to the optimum, the rating is the one the
 ranking gives); a bad entry is a `PuzzleSetError` naming the line and field. The independent
-proof of every answer is tests/test_puzzle_set.py (brute force on dekal_ref).
+proof of every answer is tests/solver/test_puzzle_set.py (brute force on dekal_ref).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from dekal.proofs._puzzle_rating import Rating, rate
+from dekal.proofs._replay import replay
 from dekal.proofs.puzzle import (
     Move,
     Puzzle,
@@ -36,8 +38,6 @@ from dekal.proofs.puzzle import (
     parse_cards,
     parse_cells,
 )
-from dekal.proofs.puzzle_rating import Rating, rate
-from dekal.proofs.replay import replay
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.json_reading import read_json
 from dekal_ref.notation import (

@@ -24,11 +24,11 @@ A finished search is a proof by exhaustion; when the time limit cuts it short th
 so far is returned with `proved_optimal` false.
 
 Two engines run this algorithm. Puzzles of COMPILED_FROM steps or more are searched by the
-compiled kernel (`dekal.kernel_search`: the same moves, order, memo rule and bound, compiled
+compiled kernel (`dekal.kernel._search`: the same moves, order, memo rule and bound, compiled
 by numba, run in slices between which the clock is read), 10–50 times faster; smaller ones by
 the Python search here, which answers them before the kernel would have loaded. Without
 numba (the `fast` extra: dekal.extras) every puzzle is searched here, to the same answers.
-`minimum(..., compiled=False)` forces the Python search: tests/test_solver_kernel.py compares
+`minimum(..., compiled=False)` forces the Python search: tests/solver/test_solver_kernel.py compares
 the two. (`quick_bound`, `beam`, `Guess` and `BEAM_WIDTHS` moved to `proofs.beam`; their old
 names here still work.)
 """
@@ -40,8 +40,9 @@ from typing import TYPE_CHECKING
 
 from dekal import bits, tables
 from dekal.extras import available
-from dekal.proofs import bounds, symmetry
-from dekal.proofs.answer import (
+from dekal.proofs import _bounds as bounds
+from dekal.proofs import _symmetry as symmetry
+from dekal.proofs._answer import (
     KEY_CARDS,
     ZERO,
     Answer,
@@ -54,17 +55,17 @@ from dekal.proofs.answer import (
     rank_first_moves,
     score_bound,
 )
-from dekal.proofs.beam import BEAM_WIDTHS as BEAM_WIDTHS  # its old home: the names still work
-from dekal.proofs.beam import Guess as Guess
-from dekal.proofs.beam import beam as beam
-from dekal.proofs.beam import quick_bound as quick_bound
+from dekal.proofs._beam import BEAM_WIDTHS as BEAM_WIDTHS
+from dekal.proofs._beam import Guess as Guess
+from dekal.proofs._beam import beam as beam
+from dekal.proofs._beam import quick_bound as quick_bound
+from dekal.proofs._steps import Step, moves_of, steps_of
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import Move, Puzzle
-from dekal.proofs.steps import Step, moves_of, steps_of
 from dekal_ref.notation import Grid
 
 if TYPE_CHECKING:  # the compiled search loads numba: imported only when it runs
-    from dekal.proofs.compiled_search import CompiledSearch
+    from dekal.proofs._compiled_search import CompiledSearch
 
 METHOD = "search"
 COMPILED_FROM = {"slide": 4, "eject": 3}
@@ -113,7 +114,7 @@ class _Search:
         """The last steps on arrays (proofs.leaves), or without NumPy the last one leaf by leaf."""
         self.at_once = 1
         if self.arrays:
-            from dekal.proofs import leaves
+            from dekal.proofs import _leaves as leaves
 
             self.at_once = leaves.steps_at_once(puzzle.variant)
         self.pruned = 0
@@ -200,7 +201,7 @@ class _Search:
         if not self.arrays:
             self._last_step_leaf_by_leaf(depth, grid, down)
             return
-        from dekal.proofs import leaves
+        from dekal.proofs import _leaves as leaves
 
         cards = tuple(
             self.cards[step] if self.cards is not None else None
@@ -266,7 +267,7 @@ def _searcher(
         compiled = steps >= COMPILED_FROM[puzzle.variant] and available("numba")
     if not compiled:
         return _Search(puzzle, deadline, bound=bound, stop_below=stop_below, first=first)
-    from dekal.proofs.compiled_search import CompiledSearch
+    from dekal.proofs._compiled_search import CompiledSearch
 
     return CompiledSearch(
         puzzle,

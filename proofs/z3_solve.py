@@ -20,8 +20,9 @@ from collections.abc import Sequence
 
 import z3  # type: ignore[import-untyped]
 
-from dekal.proofs import beam, bounds
-from dekal.proofs.answer import (
+from dekal.proofs import _beam as beam
+from dekal.proofs import _bounds as bounds
+from dekal.proofs._answer import (
     KEY_CARDS,
     ZERO,
     Answer,
@@ -34,12 +35,12 @@ from dekal.proofs.answer import (
     rank_first_moves,
     score_bound,
 )
-from dekal.proofs.beam import Guess
-from dekal.proofs.encoding import BoolExpr, Unrolling
+from dekal.proofs._beam import Guess
+from dekal.proofs._encoding import BoolExpr, Unrolling
+from dekal.proofs._moves import shapes
+from dekal.proofs._replay import replay
 from dekal.proofs.limits import Deadline, z3_check
-from dekal.proofs.moves import shapes
 from dekal.proofs.puzzle import Move, Puzzle
-from dekal.proofs.replay import replay
 from dekal_ref.notation import Grid
 from dekal_ref.scoring import score_grid
 

@@ -8,7 +8,7 @@ the chunks' tallies add up to the same integers.
 
 The bots the compiled kernel has (dekal.kernel.POLICIES: random, greedy) are played by it,
 a chunk at a time; a game with any other bot at its table is played seat by seat through
-the Python table loop (dekal.simulation.table_results), chunked the same way. `table=True`
+the Python table loop (dekal.simulation._table_results), chunked the same way. `table=True`
 sends every game through the table loop: slower, the same games, a cross-check.
 """
 
@@ -17,14 +17,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from dekal.arguments import seed as check_seed
-from dekal.arguments import whole
+from dekal._arguments import seed as check_seed
+from dekal._arguments import whole
 from dekal.bots.bot import make_bot
 from dekal.bots.work import check_work, simulation_work
 from dekal.draws import game_seed
 from dekal.extras import available, needed
+from dekal.simulation._tally import Tally, tally
 from dekal.simulation.runner import Progress, run_chunks
-from dekal.simulation.tally import Tally, tally
 from dekal_ref.state import Rules
 
 with needed("dekal simulate"):
@@ -52,7 +52,7 @@ class Setup:
 
     def __post_init__(self) -> None:
         """ValueError naming the field: rules a Rules, one known bot spec per seat (M2), a seed
-        0 to 2**64 - 1 (dekal.arguments)."""
+        0 to 2**64 - 1 (dekal._arguments)."""
         if not isinstance(self.rules, Rules):
             raise ValueError(f"rules: a dekal_ref.state.Rules, not {type(self.rules).__name__}")
         players = self.rules.players
@@ -112,7 +112,7 @@ def play_chunk(chunk: Chunk) -> Tally:
             None if firsts is None else np.array(firsts, dtype=np.int64),
         )
         return tally(results, setup.bots)
-    from dekal.simulation.table_results import play_table
+    from dekal.simulation._table_results import play_table
 
     return tally(play_table(rules, setup.bots, seeds, firsts), setup.bots)
 

@@ -161,7 +161,7 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
             silence_logs=logging.CRITICAL,  # a worker losing its scheduler at close is no news
             # Dask's HTTP routes (health, metrics) on any free local port, not on 8787
             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            preload=["dekal.simulation.local_worker"],  # a Ctrl-C is answered by dekal alone
+            preload=["dekal.simulation._local_worker"],  # a Ctrl-C is answered by dekal alone
         )
     except OSError as error:
         raise ClusterUnavailable(f"cannot start a local cluster: {error}") from None

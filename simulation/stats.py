@@ -1,4 +1,4 @@
-"""The statistics of a run, computed once from its integer tally (dekal.simulation.tally).
+"""The statistics of a run, computed once from its integer tally (dekal.simulation._tally).
 
 Every estimate comes with a 95% confidence interval:
 
@@ -27,7 +27,7 @@ from dekal.extras import needed
 with needed("dekal simulate's statistics"):
     import numpy as np
 
-from dekal.simulation.tally import Histogram, Tally
+from dekal.simulation._tally import Histogram, Tally
 
 Z95 = NormalDist().inv_cdf(0.975)  # 1.959963984540054
 DIGITS = 6

@@ -37,6 +37,16 @@ from typing import TypeVar
 import pytest
 from hypothesis import HealthCheck, settings
 
+TESTS = Path(__file__).resolve().parent
+# The tests mirror the rooms (tests/rules, tests/conformance/judge, ...) and share pieces by
+# module name: tests/support (tools: the CLI walker, doc pages, the browser), tests/miniatures
+# (planted-fault engines and misreadings) and a few test modules whose fixtures others reuse.
+# File names are unique across the tree (tests/house/test_layout.py holds that), so every
+# folder can sit on the path and `from test_solver_bounds import SMALL` means one file.
+for _folder in sorted({path.parent for path in TESTS.rglob("test_*.py")} | {TESTS}):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
+
 DEFAULT_EXAMPLES = 40
 """Examples of a property that does not state its own count, in the default and ci runs
 (such properties are cheap: the 2,600 tests' CPU is mostly suite runs and engines; 60 until
@@ -161,7 +171,7 @@ def js_suite_run(
 
     from typer.testing import CliRunner
 
-    from dekal.cli.app import app
+    from dekal.cli._app import app
 
     def run(bug: str) -> dict[str, object]:
         node = shutil.which("node") or "node"
@@ -188,7 +198,7 @@ def every_verdict(
     test_solver_cli too (the command's exit code and JSON contract)."""
     from typer.testing import CliRunner
 
-    from dekal.cli.app import app
+    from dekal.cli._app import app
 
     def prove() -> dict[str, object]:
         result = CliRunner().invoke(app, ["prove", "--json"])
