@@ -11,9 +11,9 @@ B1`, or `PASS: 1403 cases`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from dekal.conformance.judge._coverage import RULE_ORDER, rule_key
 from dekal.conformance.report._rule_titles import rule_titles
@@ -21,6 +21,7 @@ from dekal.conformance.report._rule_titles import rule_titles
 FAILING = ("fail", "error", "xpass")  # what makes a run fail, at the level that counts
 RAN = ("pass", "fail", "error", "xfail", "xpass")
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
+T = TypeVar("T")
 
 
 def counted_rules(case: Mapping[str, Any]) -> list[str]:
@@ -127,14 +128,18 @@ def verdict_line(engine: Mapping[str, Any]) -> str:
     return f"FAIL: {broken}{len(against)} case{many} ({level}) — {named}"
 
 
-def first_of_each_rule(cases: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def first_of_each_rule(
+    cases: Sequence[T],
+    rule_of: Callable[[T], str] = lambda case: str(case.get("rule") or ""),  # type: ignore[attr-defined]
+    is_must: Callable[[T], bool] = lambda case: case.get("level") == "must",  # type: ignore[attr-defined]
+) -> list[T]:
     """Failing cases in the order a report shows them: must before should, and the first
     failure of each rule before the second of any (then the suite's order)."""
     seen: dict[str, int] = {}
     ranked = []
     for index, case in enumerate(cases):
-        rule = str(case.get("rule") or "")
+        rule = rule_of(case)
         rank = seen.get(rule, 0)
         seen[rule] = rank + 1
-        ranked.append((case.get("level") != "must", rank, index, case))
-    return [case for *_, case in sorted(ranked, key=lambda item: item[:3])]
+        ranked.append((not is_must(case), rank, index))
+    return [cases[index] for *_, index in sorted(ranked)]
