@@ -370,6 +370,8 @@ def test_engine_text_on_the_page_stays_text(page: str) -> None:
         "td",
         "details",
         "summary",
+        "span",
+        "strong",
         "svg",
         "g",
         "rect",
