@@ -179,6 +179,7 @@ class FollowedPages:
         folder = self.folders[example.page]
         for line, name, text in saved_files(ROOT / example.page):
             if line < example.line:
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
                 (folder / name).write_text(text, encoding="utf-8")
         return folder
 

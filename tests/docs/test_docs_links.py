@@ -47,7 +47,8 @@ EXCEPTIONS: dict[str, str] = {
     r"^(?:dekal\.|dekal\.bots\.|dekal\.simulation\.|engine/|bots/|simulation/)x(?:\.py)?$": "the "
     "placeholder module x of docs/contracts.md's rule for module names",
     r"^[\dT.?]+(?:/[\dT.?]+)+/?$": "a grid in notation (99.9/9999/9999/????)",
-    r"^(?:report|mine|ours|known|badge|game|out|results|campaign|report-\w+)\.\w+$": "a file "
+    r"^(?:report|mine|ours|known|badge|game|out|results|campaign|report-\w+|conformance|trend"
+    r"|r-[\d.]+)\.\w+$": "a file "
     "the reader's own command writes or reads (--html report.html, --expect known.txt)",
     r"^/tmp/": "a file an example writes in the temporary folder",
     r"^~/": "a file in the reader's home folder",

@@ -34,7 +34,7 @@ FENCE = re.compile(r"^( *)(`{3,})(.*)$")
 DEEP_MARK = "<!-- deep -->"
 RUN_BY = re.compile(r"^<!-- run by (tests/[\w/]+\.py) -->$")
 CUT = "…"
-SAVE_AS = re.compile(r"[Ss]ave this\s+as\s+`([^`/\s]+)`")
+SAVE_AS = re.compile(r"[Ss]ave this\s+as\s+`([^`\s]+)`")
 
 
 def pages() -> list[Path]:

@@ -50,7 +50,13 @@ def test_the_correct_build_passes_every_case_of_the_suite() -> None:
     )
 
 
-@pytest.mark.parametrize("bug", JS_WHOLE_RUNS)
+@pytest.mark.parametrize(
+    "bug",
+    [  # one build by default; the other's run is shared too, but the Node run costs ~1 s
+        pytest.param(bug, marks=[pytest.mark.deep] if k else [])
+        for k, bug in enumerate(JS_WHOLE_RUNS)
+    ],
+)
 def test_on_a_broken_build_it_fails_the_cases_the_python_runner_fails(
     bug: str, js_suite_run: Callable[[str], dict[str, object]]
 ) -> None:
