@@ -27,8 +27,7 @@ from dekal_ref.reading import describe_json, shortened
 DEFAULT_REASON = "known failure"
 
 FORMAT = (
-    "write `ID RULE [reason]` or `RULE [reason]` "
-    "(rule IDs: M1-M5, T1-T5, P1-P2, F1-F4, S1-S4, B1)"
+    "write `ID RULE [reason]` or `RULE [reason]` (rule IDs: M1-M5, T1-T5, P1-P2, F1-F4, S1-S4, B1)"
 )
 
 
@@ -114,8 +113,8 @@ def _from_json(text: str, source: str) -> ExpectedFailures:
     if not isinstance(data, list):
         raise NotationError(
             "--expect",
-            f"{source}: a JSON --expect is a list of {{\"case\", \"rule\", \"reason\"}} objects"
-            f" (\"case\" and \"reason\" optional), not {describe_json(data)}",
+            f'{source}: a JSON --expect is a list of {{"case", "rule", "reason"}} objects'
+            f' ("case" and "reason" optional), not {describe_json(data)}',
         )
     entries = []
     for index, item in enumerate(data):
@@ -125,6 +124,6 @@ def _from_json(text: str, source: str) -> ExpectedFailures:
             raise NotationError("--expect", f"{said}; {FORMAT}")
         case, reason = item.get("case"), item.get("reason", DEFAULT_REASON)
         if (case is not None and not isinstance(case, str)) or not isinstance(reason, str):
-            raise NotationError("--expect", f"{where}: \"case\" and \"reason\" are strings")
+            raise NotationError("--expect", f'{where}: "case" and "reason" are strings')
         entries.append(Expected(str(item["rule"]), case, reason or DEFAULT_REASON))
     return ExpectedFailures(tuple(entries))

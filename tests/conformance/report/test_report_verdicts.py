@@ -111,3 +111,40 @@ def test_the_html_page_and_the_junit_file_say_the_same_of_every_rule(run: Run) -
     verdicts = re.findall(r'<p class="verdict fail"[^>]*data-where="(\w+)"><strong>[^<]*', page)
     assert verdicts == ["first", "last"] and f": {VERDICT}" in page
     assert '<p class="legend">' in page and "Equal neighbours cancel" in page
+
+
+class OffByOnePerft:
+    """The reference, its perft answers one node short in the first divide entry."""
+
+    def __init__(self) -> None:
+        from dekal.conformance.drive._direct_engine import bundled_engine
+
+        self.inner = bundled_engine("ref")
+        self.label, self.info = "off-by-one", self.inner.info
+
+    def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+        reply = self.inner.request(message, timeout)
+        if message["cmd"] == "perft" and reply.get("ok") and reply["divide"]:
+            first = next(iter(reply["divide"]))
+            divide = {**reply["divide"], first: reply["divide"][first] - 1}
+            return {**reply, "nodes": reply["nodes"] - 1, "divide": divide}
+        return reply
+
+    def restart(self) -> None:
+        self.inner.restart()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_a_perft_answered_mid_game_is_compared_entry_by_entry() -> None:
+    cases = [case for case in load_cases() if case["id"] == "proto-0017"]
+    perft_run = run_suite(OffByOnePerft(), cases)
+    (outcome,) = perft_run.outcomes
+    assert outcome.status == "fail" and outcome.divergence is not None
+    lines = outcome.divergence.actual.splitlines()
+    assert outcome.divergence.what == "the perft count differs"
+    assert lines[0].startswith("nodes: expected ") and len(lines) == 2
+    assert re.fullmatch(r"  \S+ \S+: expected \d+, engine \d+", lines[1])
+    assert max(map(len, run_text(perft_run).splitlines())) < 200
+    assert 'data-drawing="perft"' in html_page([report_json([perft_run])])
