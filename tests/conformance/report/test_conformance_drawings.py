@@ -179,8 +179,10 @@ DISTORTIONS = [
                on("pushes", lambda _, r: r.update(pushes=r["pushes"][1:]))),
     Distortion("perft count off", "perft", ("perft",),
                on("perft", lambda _, r: r.update(nodes=r["nodes"] + 1))),
-    Distortion("perft answer off", "answer", ("game",),
+    Distortion("perft answer off", "perft", ("game",),
                on("perft", lambda _, r: r.update(nodes=r["nodes"] + 1)), has_perft_request),
+    Distortion("perft answer without its divide", "answer", ("game",),
+               on("perft", lambda _, r: r.update(divide=[])), has_perft_request),
     Distortion("deal pile reversed", "deal", ("deal",),
                on("deal", lambda _, r: r["deal"].update(pile=r["deal"]["pile"][::-1]))),
 ]  # fmt: skip
