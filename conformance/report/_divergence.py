@@ -361,4 +361,22 @@ def divergence_html(divergence: Divergence) -> str:
     body = DRAWINGS[name](divergence)
     if "<svg" not in body and "<table" not in body:  # nothing in it read: table it as it is
         name, body = "values", draw_values(divergence)
-    return f'<div class="drawing" data-drawing="{name}">{verdict}{body}</div>'
+    return f'<div class="drawing" data-drawing="{name}">{verdict}{body}{legend_html(body)}</div>'
+
+
+LEGEND = (  # (what in a drawing shows the mark, what the mark means)
+    ('data-differs="', "outlined: a cell that differs between the two sides"),
+    ('data-state="face-down"', "dark: a face-down card (its value drawn, unseen by the players)"),
+    ('data-state="hole"', "dashed: the hole, the empty cell a push fills"),
+    ('data-state="cancelled"', "struck through: a card S1 cancels"),
+    ('data-picked="true"', "thick border: a cell picked this turn, not revealed yet"),
+    ('class="differs"', "highlighted row: the two sides differ"),
+)
+
+
+def legend_html(body: str) -> str:
+    """A legend for the marks the drawing holds (none when it holds none)."""
+    items = [meaning for mark, meaning in LEGEND if mark in body]
+    if not items:
+        return ""
+    return '<p class="legend">' + "; ".join(esc(item) for item in items) + ".</p>"

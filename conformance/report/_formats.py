@@ -121,8 +121,11 @@ def divergence_text(divergence: Divergence) -> str:
             picture = grids_picture(divergence.expected, divergence.actual, divergence.marks)
         except (IndexError, ValueError):
             picture = f"expected {divergence.expected}\nengine   {divergence.actual}"
-        if any(divergence.marks):
-            picture += "\n(cancelled cells are bracketed)"
+        picture += "\n" + (
+            "(cancelled cells are bracketed; * a cell that differs)"
+            if any(divergence.marks)
+            else "(* a cell that differs)"
+        )
     elif divergence.kind == "result":
         picture = result_picture(divergence.expected, divergence.actual, divergence.context)
     elif divergence.expected or divergence.actual:

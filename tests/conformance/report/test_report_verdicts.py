@@ -148,3 +148,11 @@ def test_a_perft_answered_mid_game_is_compared_entry_by_entry() -> None:
     assert re.fullmatch(r"  \S+ \S+: expected \d+, engine \d+", lines[1])
     assert max(map(len, run_text(perft_run).splitlines())) < 200
     assert 'data-drawing="perft"' in html_page([report_json([perft_run])])
+
+
+def test_every_drawing_with_pictures_has_a_legend_of_its_marks(run: Run) -> None:
+    page = html_page([report_json([run])], show=10)
+    drawings = re.findall(r'<div class="drawing".*?</div>(?=</section>|\n)', page, re.DOTALL)
+    pictured = [d for d in drawings if "<svg" in d]
+    assert pictured and all('<p class="legend">' in d for d in pictured)
+    assert "struck through: a card S1 cancels" in page  # the diagonal build's grids
