@@ -292,9 +292,11 @@ def coverage_properties(run: Run) -> dict[str, str]:
         "report_version": str(REPORT_VERSION),
         "verdict": verdict_line(judged(run)),
     }
-    for row in rule_rows(judged(run)):  # the matrix's judgement of each rule, as text and HTML
-        values[f"rule.{row.rule}"] = f"{row.title}: {row.state}" + (
-            f"; {row.note}" if row.note else ""
+    for judged_row in rule_rows(
+        judged(run)
+    ):  # the matrix's judgement of each rule, as text and HTML
+        values[f"rule.{judged_row.rule}"] = f"{judged_row.title}: {judged_row.state}" + (
+            f"; {judged_row.note}" if judged_row.note else ""
         )
     for key, figure in (("claimed", claimed_coverage(run)), ("core", core_coverage(run))):
         values[f"coverage.{key}"] = f"{figure.count}/{figure.of}"
