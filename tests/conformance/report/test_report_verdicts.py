@@ -156,3 +156,24 @@ def test_every_drawing_with_pictures_has_a_legend_of_its_marks(run: Run) -> None
     pictured = [d for d in drawings if "<svg" in d]
     assert pictured and all('<p class="legend">' in d for d in pictured)
     assert "struck through: a card S1 cancels" in page  # the diagonal build's grids
+
+
+def test_a_position_differing_in_the_centre_alone_draws_the_centre_not_the_grids() -> None:
+    from dekal.conformance.drive._protocol import position_fields
+    from dekal.conformance.report._divergence import divergence_html
+
+    positions = (
+        step["expect"]["position"]
+        for case in load_cases()
+        if case["kind"] == "game"
+        for step in case["steps"]
+        if step["expect"].get("position")
+    )
+    expected = next(p for p in positions if len(position_fields(p)["centre"]) >= 2)
+    fields = expected.split(" ")
+    fields[6] = fields[6][1:]  # the engine lost the centre's first card
+    drawing = divergence_html(
+        {"kind": "position", "expected": expected, "actual": " ".join(fields), "what": "differs"}
+    )
+    assert "<svg" not in drawing and "every grid is the same on both sides" in drawing
+    assert '<tr class="differs" data-row="centre, card 1">' in drawing
