@@ -177,3 +177,9 @@ def test_a_position_differing_in_the_centre_alone_draws_the_centre_not_the_grids
     )
     assert "<svg" not in drawing and "every grid is the same on both sides" in drawing
     assert '<tr class="differs" data-row="centre, card 1">' in drawing
+
+
+def test_a_saved_report_read_back_opens_with_its_verdict(run: Run) -> None:
+    from dekal.conformance.report._saved import reports_text
+
+    assert reports_text([report_json([run])], show=3).splitlines()[0] == VERDICT
