@@ -35,7 +35,7 @@ from dekal.cli._conformance.options import (
     read_expect,
     write_file,
 )
-from dekal.cli._written import Quiet, wrote
+from dekal.cli._written import Quiet, write_output, wrote
 from dekal.conformance.cases._needs import smoke_cases
 from dekal.conformance.cases._vectors import (
     MAX_CASE_FILE_CHARS,
@@ -286,10 +286,7 @@ def run(
         finally:
             driven.close()
     if junit:
-        try:
-            junit.write_text(junit_xml(runs), "utf-8")
-        except OSError as error:  # checked before the run; the disk can still refuse
-            fail(f"{junit}: {error.strerror}", kind="input", field="--junit")
+        write_output(junit, junit_xml(runs), "--junit")
         wrote(junit, quiet)
     report = report_json(runs)
     write_pictures(report, html_file, badge, show, quiet)

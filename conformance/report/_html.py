@@ -32,6 +32,7 @@ from dekal.conformance.report._divergence import divergence_html
 from dekal.conformance.report._html_tables import SHOWN_CHARS, esc
 from dekal.conformance.report._rule_rows import first_of_each_rule, rule_rows, verdict_line
 from dekal.conformance.report._rule_titles import rule_titles
+from dekal.conformance.report._report_schema import problem as schema_problem
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import read_json
 from dekal_ref.reading import shortened
@@ -94,6 +95,9 @@ def check_report(data: Any, where: str) -> dict[str, Any]:
             f"report_version {shortened(json.dumps(version))} is not known: "
             f"this dekal reads version {', '.join(map(str, KNOWN_VERSIONS))}",
         )
+    broken = schema_problem(data)  # spec/schemas/conformance-report.schema.json
+    if broken is not None:
+        raise ReportError(f"{where}: {broken[0]}", broken[1])
     engines = data.get("engines")
     if not isinstance(engines, list) or not engines:
         raise ReportError(where, "engines: a non-empty list of engines is expected")
