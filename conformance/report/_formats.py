@@ -252,6 +252,7 @@ def run_json(run: Run) -> dict[str, Any]:
     return {
         "engine": run.engine,
         "suite": run.suite,
+        "strict": run.strict,  # should-level failures count (--strict): the verdict says so
         "hello": run.info,
         "summary": summary(run),
         "rules": rule_matrix(run),

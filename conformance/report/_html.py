@@ -30,9 +30,9 @@ from xml.etree import ElementTree as ET
 from dekal.conformance.judge._coverage import RULE_ORDER
 from dekal.conformance.report._divergence import divergence_html
 from dekal.conformance.report._html_tables import SHOWN_CHARS, esc
+from dekal.conformance.report._report_schema import problem as schema_problem
 from dekal.conformance.report._rule_rows import first_of_each_rule, rule_rows, verdict_line
 from dekal.conformance.report._rule_titles import rule_titles
-from dekal.conformance.report._report_schema import problem as schema_problem
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import read_json
 from dekal_ref.reading import shortened

@@ -124,10 +124,16 @@ def json_examples(page: str, text: str) -> list[Pair]:
     return pairs
 
 
+OTHER_PROTOCOLS = {"spec/bot-protocol.md": "the bot protocol: other messages, its own page"}
+"""Pages whose transcripts speak another protocol than the engine's, and why."""
+
+
 def transcript_pairs() -> list[Pair]:
     found = []
     for page in pages():
         name, text = page.relative_to(ROOT).as_posix(), page.read_text("utf-8")
+        if name in OTHER_PROTOCOLS:
+            continue
         found += protocol_transcripts(name, text) + json_examples(name, text)
     return found
 
