@@ -13,7 +13,9 @@ Data flows one way, one module per idea:
   _question (which positions), _enumeration (exact worlds), _playout (worlds played out in
   batches) and _figures (means, intervals, P(win));
 * bot — the Bot protocol, make_bot(spec), BOT_NAMES;
-* table — play_game, the table loop that gives each seat only its observation.
+* table — play_game, the table loop that gives each seat only its observation;
+* serve — one of our bots over the bot protocol (spec/bot-protocol.md), and _bot_protocol,
+  _process_bot: its messages, and `cmd:COMMAND`, a bot that is a program.
 
 Nothing heavy is imported here: numba (the compiled rollouts) only when a search bot first
 plays out.
@@ -28,6 +30,7 @@ __all__ = [
     "bot",
     "observation",
     "sampler",
+    "serve",
     "table",
     "work",
 ]

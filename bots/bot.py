@@ -8,7 +8,10 @@ pick (M3, T1); tests/bots/test_bots.py checks that anyway by swapping hidden car
 
 A spec string names a bot and its options: `random`, `greedy`, `pimc`, `pimc:samples=40`,
 `ismcts:iterations=400,c=0.1`. `make_bot(spec)` reads one; an unknown name or option is a
-NotationError naming the field "bot".
+NotationError naming the field "bot". `cmd:COMMAND` is a bot that is a program, spoken to over
+the bot protocol (spec/bot-protocol.md; dekal.bots._process_bot): `cmd:./mybot`,
+`cmd:python -m dekal.bots.serve pimc:samples=200`. Its process starts at its first decision
+and is ended by its `close()` (and at exit, by whoever forgot).
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ KINDS: dict[str, type[Any]] = {
 """Every bot class by name."""
 
 
+COMMAND_PREFIX = "cmd"
+"""`cmd:COMMAND`: a bot that is a program (spec/bot-protocol.md)."""
+
 BOT_NAMES = ("random", "greedy", "pimc", "ismcts")
 """Every bot `make_bot` knows, weakest first."""
 
@@ -69,8 +75,13 @@ def _option_value(kind: str, field: dataclasses.Field[Any], text: str) -> object
 
 
 def make_bot(spec: str) -> Bot:
-    """The bot a spec string names: `kind` or `kind:option=value,option=value`."""
+    """The bot a spec string names: `kind`, `kind:option=value,option=value`, or
+    `cmd:COMMAND` (a program speaking spec/bot-protocol.md)."""
     kind, _, options_text = spec.strip().partition(":")
+    if kind == COMMAND_PREFIX:
+        from dekal.bots._process_bot import ProcessBot
+
+        return ProcessBot(options_text.strip())
     kinds = KINDS
     if kind not in kinds:
         raise NotationError("bot", f"{shown(kind)} is not a bot: {', '.join(BOT_NAMES)}")

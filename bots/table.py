@@ -31,6 +31,7 @@ from dekal.simulate import deal_stream
 from dekal.state import FastState
 from dekal_ref.actions import Action
 from dekal_ref.errors import IllegalAction
+from dekal_ref.ranking import ranking
 from dekal_ref.record import format_record, record_from_game
 from dekal_ref.state import GameState, Phase, Rules
 
@@ -58,20 +59,30 @@ def seat_to_act(state: FastState) -> int:
 
 
 def play_game(
-    rules: Rules, bots: Sequence[Bot], seed: int, first_player: int | None = None
+    rules: Rules,
+    bots: Sequence[Bot],
+    seed: int,
+    first_player: int | None = None,
+    draws_seed: int | None = None,
 ) -> PlayedGame:
     """Play one game (a single round, or a match to the threshold) from the game seed `seed`.
 
     `bots[s]` plays seat s. A bot that answers with an action that is not one of its legal
     actions is refused with IllegalAction naming rule B1 (and the bot and the action).
+    With `draws_seed`, seat s draws from Draws(seat_seed(draws_seed, s)) instead of the
+    game seed's stream: a seed that says nothing about the deal (`dekal match` gives one,
+    spec/bot-protocol.md, `new_game`).
     """
     arguments.seed("seed", seed)
+    if draws_seed is not None:
+        arguments.seed("draws_seed", draws_seed)
     if len(bots) != rules.players:
         raise IllegalAction("M2", f"{len(bots)} bots for {rules.players} seats")
     deals = deal_stream(seed, rules.players)
     dealt = [next(deals)]
     state = fast.new_game(rules, dealt[0], first_player)
-    draws = [Draws(seat_seed(seed, seat)) for seat in range(rules.players)]
+    stream = seed if draws_seed is None else draws_seed
+    draws = [Draws(seat_seed(stream, seat)) for seat in range(rules.players)]
     actions: list[Action] = []
     while state.phase is not Phase.OVER:
         if state.phase is Phase.NEXT_ROUND:
@@ -88,4 +99,19 @@ def play_game(
         state = fast.apply(state, action)
         actions.append(action)
     record = record_from_game(rules, dealt, first_player, actions, seed=seed)
-    return PlayedGame(tuple(actions), to_reference(state), format_record(record))
+    final = to_reference(state)
+    tell_game_over(bots, final)
+    return PlayedGame(tuple(actions), final, format_record(record))
+
+
+def tell_game_over(bots: Sequence[Bot], final: GameState) -> None:
+    """Each bot that listens (a `game_over(view, places)` method: a program's seats,
+    spec/bot-protocol.md) is told the final public view and every seat's place, once."""
+    places = [0] * final.players
+    for standing in ranking(final):
+        places[standing.seat] = standing.place
+    view = observation_of(final)
+    for bot in {id(bot): bot for bot in bots}.values():
+        listener = getattr(bot, "game_over", None)
+        if listener is not None:
+            listener(view, places)

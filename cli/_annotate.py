@@ -28,7 +28,7 @@ from dekal.cli._common import (
 )
 from dekal.cli._progress import progress_bar
 from dekal.cli._replay import load_record, read_source
-from dekal.cli._written import Quiet, wrote
+from dekal.cli._written import Quiet, write_output, wrote
 from dekal.simulation.runner import ClusterUnavailable
 from dekal_ref.errors import DekalError, NotationError
 from dekal_ref.reading import read_number, shown
@@ -167,10 +167,7 @@ def annotate_command(
     if html is not None:
         from dekal.cli._annotate_page import annotation_page
 
-        try:
-            html.write_text(annotation_page(record, annotation), encoding="utf-8")
-        except OSError as error:
-            fail(f"--html {html}: cannot write: {error.strerror}", kind="input", field="--html")
+        write_output(html, annotation_page(record, annotation), "--html")
         wrote(html, quiet)
     if json_output:
         print_json(annotation.to_json(record))

@@ -17,22 +17,18 @@ traceback: `main` turns the signal into an exception that unwinds through every 
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
-
-def _interrupted_while_loading(signum: int, frame: object) -> None:
-    """Ctrl-C before `main` runs: nothing is started yet, so nothing needs closing."""
-    os.write(2, b"error: interrupted (Ctrl-C)\n")
-    os._exit(130)
-
+from dekal.cli._stopping import stop_while_loading
 
 if os.path.basename(sys.argv[0] if sys.argv else "") == "dekal":
     # this process is the `dekal` command (not a test importing it): the modules below take
-    # a noticeable time to load, and a Ctrl-C meanwhile must not print a traceback either
-    signal.signal(signal.SIGINT, _interrupted_while_loading)
+    # a noticeable time to load, and a Ctrl-C, SIGTERM or SIGHUP meanwhile must not print a
+    # traceback either, nor end the command without its line
+    stop_while_loading()
 
-import importlib  # noqa: E402 - after the handler above, as every import below
+import errno  # noqa: E402 - after the handler above, as every import below
+import importlib  # noqa: E402
 from collections.abc import Iterator, MutableMapping  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from functools import cache  # noqa: E402
@@ -42,7 +38,17 @@ import typer  # noqa: E402
 import typer.main  # noqa: E402
 from typer.core import TyperCommand, TyperGroup  # noqa: E402
 
-from dekal.cli._stopping import Interrupted, say_stopped_and_exit, stopped_by_signals  # noqa: E402
+from dekal._streams import EXIT_NOT_WRITTEN, StreamLost, lost_exit, say  # noqa: E402
+from dekal._streams import install as install_streams  # noqa: E402
+from dekal.cli._home import guard_home  # noqa: E402
+from dekal.cli._stopping import (  # noqa: E402
+    Interrupted,
+    kill_descendants,
+    say_stopped_and_exit,
+    stopped_by_signals,
+)
+from dekal.conformance.drive._process_group import adopt_orphans  # noqa: E402
+from dekal_ref.reading import shown  # noqa: E402
 
 if TYPE_CHECKING:  # typer vendors Click there; only the type checker looks
     from typer._click import Command, Context, HelpFormatter
@@ -70,6 +76,8 @@ COMMANDS = {
     "play": Entry("play", "Play a game of Dékal at the terminal against bots."),
     "annotate": Entry("annotate", "Judge every decision of a game record, as advise would."),
     "simulate": Entry("simulate", "Play many seeded games between bots: who wins, with 95% CIs."),
+    "bots": Entry("bots", "Check bots against the bot protocol (spec/bot-protocol.md)."),
+    "match": Entry("match", "Play bots against each other on paired deals: Elo, SPRT, ratings."),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),
@@ -206,10 +214,41 @@ def root(
 
 
 def main() -> None:
-    """The `dekal` command: a Ctrl-C exits with 130 (a SIGTERM with 143) and one line, never
-    a traceback, and leaves no process behind (dekal.cli._stopping)."""
+    """The `dekal` command: a Ctrl-C exits with 130 (a SIGTERM with 143, a SIGHUP with 129)
+    and one line, never a traceback, and leaves no process behind (dekal.cli._stopping); a
+    standard stream that is closed, full or gone is one line and its exit code
+    (dekal._streams); so is a system limit met anywhere (descriptors, file size, disk)."""
+    install_streams()
+    guard_home()  # a missing $HOME: the libraries' caches go to a private folder
+    adopt_orphans()  # what any process started leaves behind is handed to this one
     with stopped_by_signals():
         try:
             app()
         except Interrupted as stop:
             say_stopped_and_exit(stop.signum)
+        except StreamLost as lost:
+            code = lost_exit(lost)
+            kill_descendants(os.getpid())
+            raise SystemExit(code) from None
+        except OSError as error:  # a limit met where no command expected it: one line
+            say(f"error: {system_limit(error)}")
+            kill_descendants(os.getpid())
+            raise SystemExit(EXIT_NOT_WRITTEN) from None
+        finally:
+            kill_descendants(os.getpid())  # a daemon an engine or a worker left, adopted
+
+
+def system_limit(error: OSError) -> str:
+    """An OSError no command caught, said in one line: what failed and on which file."""
+    why = error.strerror or str(error)
+    named = error.filename if isinstance(error.filename, str) else None
+    hint = _HINTS.get(error.errno or 0, "")
+    return f"{shown(named)}: {why}{hint}" if named else f"{why}{hint}"
+
+
+_HINTS = {
+    errno.EMFILE: " (too many open files: raise `ulimit -n`, or use fewer --workers)",
+    errno.ENFILE: " (the system's table of open files is full)",
+    errno.EFBIG: " (a file would pass `ulimit -f`)",
+    errno.ENOSPC: " (the disk is full)",
+}

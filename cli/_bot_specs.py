@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from dekal.bots.bot import Bot, make_bot
+from dekal.bots.bot import COMMAND_PREFIX, Bot, make_bot
 from dekal_ref.errors import NotationError
 from dekal_ref.reading import shown
 
@@ -25,10 +25,28 @@ _OPTION_VALUE = re.compile(r"[A-Za-z0-9.+-]*")
 an exponent's sign (c=1e-3)."""
 
 
+def checked_command(command: str) -> str:
+    """A `cmd:` bot's command line: words a shell would split (shlex), none empty, or
+    NotationError (field "bot"). Nothing is run here: the program starts at its first move."""
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        raise NotationError("bot", f"cmd:{shown(command)}: {error}") from None
+    if not words:
+        raise NotationError("bot", "cmd: names a program to run (cmd:./mybot)")
+    return command
+
+
 def checked_bot(spec: str) -> Bot:
     """The bot a spec names, or NotationError (field "bot") for a value that is not written
-    in ASCII digits and letters, or a search larger than SEARCH_LIMITS."""
-    _, _, options = spec.strip().partition(":")
+    in ASCII digits and letters, or a search larger than SEARCH_LIMITS. `cmd:COMMAND` is a
+    program (spec/bot-protocol.md): only its command line is checked."""
+    kind, _, options = spec.strip().partition(":")
+    if kind == COMMAND_PREFIX:
+        checked_command(options)
+        return make_bot(spec)
     for item in filter(None, options.split(",")):
         _, _, value = item.partition("=")
         if not _OPTION_VALUE.fullmatch(value):

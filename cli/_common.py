@@ -49,6 +49,7 @@ from typer._click.core import Command, Context  # typer's vendored click
 from typer._click.exceptions import UsageError
 from typer.core import TyperGroup
 
+from dekal._streams import StreamLost, encodes
 from dekal.cli import _paths as paths
 from dekal.cli._help_format import ManPageCommand
 from dekal.cli._pictures import grid_picture as grid_picture
@@ -94,7 +95,9 @@ def print_json(payload: Any) -> None:
     that was not UTF-8 (its bytes kept as lone surrogates) is written as a \\u escape, not
     as the raw bytes a JSON reader would refuse."""
     line = json_line(payload)
-    if not line.isascii() and not _is_utf8(line):
+    if not line.isascii() and not (_is_utf8(line) and encodes(line)):
+        # a lone surrogate, or a terminal that cannot show the text (an ASCII locale):
+        # every non-ASCII character as a \u escape, which any reader decodes the same
         line = json.dumps(payload, separators=(",", ":"), allow_nan=False)
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
@@ -271,13 +274,76 @@ class DekalCommand(ManPageCommand):
         token = _JSON_ERRORS.set(bool(ctx.params.get("json_output")))
         printed = _JSON_PRINTED.set(False)
         try:
+            _refuse_overwriting_an_input(ctx)
             return super().invoke(ctx)
         except MissingExtra as missing:  # dekal.extras: one line naming the extra, exit 2
             fail(str(missing), kind="missing_extra", details=missing_details(missing))
+        except StreamLost as lost:  # standard output lost: dekal.cli._app.main says it
+            if lost.name != "standard input":
+                raise
+            fail(f"{lost.message}: give the input as an argument or a file", kind="input",
+                 field="standard input")  # fmt: skip
+        except Exception as error:
+            if _bot_program_failed(error):  # spec/bot-protocol.md, section 5: exit 3
+                option = "--bots" if "bots" in ctx.params else "--bot"
+                fail(str(error), EXIT_ENGINE, kind="engine", field=option)
+            raise
         finally:
             _JSON_ERRORS.reset(token)
             _JSON_PRINTED.reset(printed)
             _ARGUMENTS.set(())
+
+
+def _refuse_overwriting_an_input(ctx: Context) -> None:
+    """An option naming a file to write that is one of the files the command reads (an
+    argument or option naming an existing file) is refused before any work (issue 29)."""
+    outputs: dict[str, object] = {}
+    inputs: dict[str, object] = {}
+    for param in ctx.command.params:
+        values = ctx.params.get(str(param.name))
+        if values is None or isinstance(values, bool):
+            continue
+        check = _parser_name(param)
+        name = _param_label(param)
+        if check in paths.OUTPUT_CHECKS:
+            outputs[name] = values
+        else:
+            for number, value in enumerate(values if isinstance(values, list) else [values]):
+                inputs[f"{name}#{number}"] = value
+    clash = paths.output_among_inputs(outputs, inputs)
+    if clash is not None:
+        output, read = clash[0], clash[1].partition("#")[0]
+        fail(
+            f"{shown(str(ctx.params[_param_name(ctx, output)]))} is also read by this command"
+            f" ({read}): writing it would destroy it; name another file",
+            field=output,
+        )
+
+
+def _parser_name(param: Any) -> str:
+    """The name of the `parser=` a parameter was declared with ("" when none): typer keeps
+    it in the parameter's type descriptor (or, in older releases, as its type's func)."""
+    info = getattr(getattr(param, "type_descriptor", None), "parameter_info", None)
+    parser = getattr(info, "parser", None) or getattr(getattr(param, "type", None), "func", None)
+    return str(getattr(parser, "__name__", ""))
+
+
+def _param_label(param: Any) -> str:
+    longs = [opt for opt in getattr(param, "opts", []) if opt.startswith("--")]
+    return longs[0] if longs else str(param.metavar or param.name).upper()
+
+
+def _param_name(ctx: Context, label: str) -> str:
+    return next(str(p.name) for p in ctx.command.params if _param_label(p) == label)
+
+
+def _bot_program_failed(error: Exception) -> bool:
+    """Is `error` a bot program's forfeit or failure to start (dekal.bots._process_bot)? Only
+    a command that played a `cmd:` bot has imported that module, so no other pays for it."""
+    programs = sys.modules.get("dekal.bots._process_bot")
+    return programs is not None and isinstance(
+        error, (programs.BotForfeit, programs.BotUnusable)
+    )
 
 
 class DekalGroup(TyperGroup):

@@ -173,6 +173,34 @@ def output_folder(value: object) -> Path:
     return path
 
 
+OUTPUT_CHECKS = frozenset({"output_file", "output_file_or_stdout", "plot_file"})
+"""The parsers (by name) of the options that name a file the command writes."""
+
+
+def identity(value: object) -> tuple[int, int] | None:
+    """(device, inode) of the regular file at this name, following links; None if there is
+    none (nothing there, a folder, a device, an unreadable name)."""
+    try:
+        status = os.stat(str(value))
+    except (OSError, ValueError):
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISREG(status.st_mode) else None
+
+
+def output_among_inputs(
+    outputs: dict[str, object], inputs: dict[str, object]
+) -> tuple[str, str] | None:
+    """The first (output, input) pair of parameter names whose values are one file (the
+    same inode: a link, `./x` and `x` alike), None when each output is a file of its own.
+    Writing it would destroy what the command reads (`report R.json --html R.json`)."""
+    read = {found: name for name, value in inputs.items() if (found := identity(value))}
+    for name, value in outputs.items():
+        found = identity(value)
+        if found is not None and found in read:
+            return name, read[found]
+    return None
+
+
 def names_something(value: object) -> bool:
     """Is there anything (a file, a folder, a pipe, a broken link) at this name? Never raises
     (a NUL, a name too long): for options that take a file or else a value (fuzz --expect)."""

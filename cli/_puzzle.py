@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -27,7 +26,7 @@ from dekal.cli._common import (
     user_errors,
     whole_number,
 )
-from dekal.cli._written import Quiet, wrote
+from dekal.cli._written import Quiet, write_output, wrote
 from dekal.proofs._puzzle_rating import LEVELS
 from dekal.proofs._replay import replay
 from dekal.proofs.puzzle import Move, Puzzle
@@ -199,11 +198,7 @@ def _write_svg(picture: str, target: str) -> None:
     if target == "-":
         sys.stdout.write(picture)
         return
-    try:  # checked before the work (output_file_or_stdout); the disk can still refuse
-        Path(target).write_text(picture, encoding="utf-8")
-    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
-        fail(f"{shown(target)}: cannot write: {getattr(error, 'strerror', None) or error}",
-             field="--svg")  # fmt: skip
+    write_output(target, picture, "--svg")  # checked before the work (output_file_or_stdout)
 
 
 def puzzle(

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 from rich.text import Text
 
+from dekal._atomic import write_atomic
 from dekal.cli._common import (
     ENGINE_HELP,
     DekalCommand,
@@ -367,7 +368,7 @@ def write_step_pictures(folder: Path, rec: GameRecord, states: list[GameState]) 
             before = states[number - 2] if number > 1 else None
             picture = step_svg(before, action, after)
             path = folder / f"step-{number:04d}.svg"
-            path.write_text(picture, encoding="utf-8")
+            write_atomic(path, picture)  # whole or not at all: NotWritten is an OSError
             written.append(path)
     except OSError as error:
         fail(f"{shown(str(folder))}: cannot write: {error.strerror}", kind="input", field="--svg")

@@ -8,7 +8,6 @@ drawn by dekal_ref.svg, the text by dekal.cli._pictures, from the same cell look
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -16,11 +15,10 @@ from rich.text import Text
 
 from dekal.cli._common import fail, out, output_file_or_stdout, print_json, user_errors
 from dekal.cli._pictures import grid_picture, legend, position_picture
-from dekal.cli._written import Quiet, wrote
+from dekal.cli._written import Quiet, write_output, wrote
 from dekal_ref.notation import HOLE, Grid, cell_name, format_grid, parse_grid
 from dekal_ref.picture import CardLook, grid_looks, score_caption, seat_looks
 from dekal_ref.position import format_position, parse_position
-from dekal_ref.reading import shown
 from dekal_ref.scoring import score_grid
 from dekal_ref.state import GameState
 from dekal_ref.svg import grid_svg, position_svg
@@ -57,10 +55,7 @@ def _write_svg(picture: str, target: str) -> None:
     if target == "-":
         sys.stdout.write(picture)
         return
-    try:  # checked before the work (output_file_or_stdout); the disk can still refuse
-        Path(target).write_text(picture, encoding="utf-8")
-    except OSError as error:
-        fail(f"{shown(target)}: cannot write: {error.strerror}", kind="input", field="--svg")
+    write_output(target, picture, "--svg")  # checked before the work (output_file_or_stdout)
 
 
 def _grid_json(grid: Grid) -> dict[str, Any]:

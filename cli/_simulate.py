@@ -191,7 +191,8 @@ def simulate(
         str,
         typer.Option(
             metavar="BOT[,BOT...]",
-            help="One bot for all seats, or one per seat: random, greedy, pimc, ismcts.",
+            help="One bot for all seats, or one per seat: random, greedy, pimc, ismcts,"
+            " cmd:PROGRAM.",
             parser=text_of_at_most(MAX_BOTS_CHARS),
         ),
     ] = "random",
@@ -291,7 +292,8 @@ def write_plot_file(summary: Summary, path: Path, setup: Setup, games: int) -> N
     try:
         write_plot(summary, path, title, match=rules.threshold is not None)
     except OSError as error:  # checked before the run; the disk can still refuse
-        fail(f"{path}: {error.strerror}", kind="input", field="--plot")
+        why = getattr(error, "why", None) or error.strerror  # dekal._atomic.NotWritten
+        fail(f"{path}: cannot write: {why}", kind="input", field="--plot")
 
 
 def report_json(summary: Summary, setup: Setup, games: int) -> dict[str, Any]:

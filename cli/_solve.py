@@ -42,6 +42,7 @@ from dekal.cli._solve_run import (
     run_minimum,
     run_rank,
 )
+from dekal.cli._solve_unknown import UNKNOWN_HELP
 from dekal.proofs._answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs._replay import Outcome, WitnessError
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
@@ -372,7 +373,32 @@ def solve(
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
     ] = False,
+    unknown: Annotated[
+        bool, typer.Option("--unknown", help="The ? cells are unknown: guaranteed and expected.")
+    ] = False,
+    unseen: Annotated[
+        str | None,
+        typer.Option(metavar="CARDS", help="With --unknown: the unseen cards (default: the deck)."),
+    ] = None,
 ) -> None:
+    if unknown or unseen is not None:
+        others = {"--incoming": incoming, "--solo": solo or None, "--face-down": face_down,
+                  "--turns": turns, "--at-most": at_most, "--reach": reach,
+                  "--rank": rank or None, "--check": check or None}  # fmt: skip
+        given = [name for name, value in others.items() if value is not None]
+        if not unknown:
+            fail("--unseen goes with --unknown", field="--unseen")
+        if given:
+            fail(f"--unknown plays every ? cell solo: {given[0]} does not apply", field=given[0])
+        if method == "z3":
+            fail("--unknown is answered by the search: --method search", field="--method")
+        try:
+            ask_unknown(grid_text, unseen, variant, timeout, json_output)
+        except typer.Exit as done:
+            exit_now_if_work_was_left_behind(done.exit_code)
+            raise
+        exit_now_if_work_was_left_behind(0)
+        return
     if method not in METHODS:
         fail(f"{shown(method)}: choose portfolio, z3 or search", field="--method")
     with user_errors():
@@ -433,5 +459,16 @@ def ask(q: Question) -> None:
     report_minimum(answers, puzzle, json_output, timeout)
 
 
+def ask_unknown(
+    grid_text: str, unseen: str | None, variant: str, timeout: float, json_output: bool
+) -> None:
+    """--unknown (spec/solo-unknown.md): the position read, answered on time, reported."""
+    from dekal.cli._solve_unknown import build_position, run_unknown
+
+    position = build_position(grid_text, unseen, variant)
+    with progress_status(True) as progress:
+        run_unknown(position, deadline_of(0, timeout), timeout, json_output, progress)
+
+
 def register(app: typer.Typer) -> None:
-    app.command("solve", help=SOLVE_HELP, cls=DekalCommand)(solve)
+    app.command("solve", help=SOLVE_HELP + UNKNOWN_HELP, cls=DekalCommand)(solve)

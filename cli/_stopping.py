@@ -28,13 +28,28 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
-from dekal.conformance.drive._process_group import process_table
-
 STOPPED = {
     signal.SIGINT: ("interrupted (Ctrl-C)", 128 + signal.SIGINT),  # EXIT_INTERRUPTED, 130
     signal.SIGTERM: ("terminated (SIGTERM)", 128 + signal.SIGTERM),
+    signal.SIGHUP: ("hung up (SIGHUP)", 128 + signal.SIGHUP),  # a closed terminal, ssh gone
 }
-"""What a stopped command says and exits with, for each signal it handles."""
+"""What a stopped command says and exits with, for each signal it handles (SIGHUP as
+SIGTERM: a terminal closed under a command is a request to stop it, issue 29)."""
+
+
+def _stopped_while_loading(signum: int, frame: object) -> None:
+    """A signal before `main` runs: nothing is started yet, so nothing needs closing."""
+    message, code = STOPPED[signal.Signals(signum)]
+    os.write(2, f"error: {message}\n".encode())
+    os._exit(code)
+
+
+def stop_while_loading() -> None:
+    """From now on until `stopped_by_signals`, each signal of STOPPED ends the process with
+    its line and code at once (the `dekal` command calls this before its first import)."""
+    for handled in STOPPED:
+        signal.signal(handled, _stopped_while_loading)
+
 
 STOP_GRACE = 10.0
 """Seconds the unwinding after a signal may take (engines get TERM_GRACE each to quit, a
@@ -133,14 +148,10 @@ def kill_descendants(root: int) -> None:
 
 
 def descendants(root: int) -> set[int]:
-    """Every process below `root`, from /proc's parent links (none where /proc is absent)."""
-    parents = {pid: parent for pid, (_, parent, _) in process_table().items()}
-    found: set[int] = set()
-    frontier = {root}
-    while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
+    """Every process below `root` (dekal.conformance.drive._process_group.descendants)."""
+    from dekal.conformance.drive._process_group import descendants
+
+    return descendants(root)
 
 
 @contextlib.contextmanager

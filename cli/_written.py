@@ -7,6 +7,9 @@ standard error in every mode, --json too: standard output stays the command's te
 JSON object, and a script that pipes it never reads a file name it did not ask for
 (docs/guide.md, Files a command writes). A file written to standard output (`--svg -`) is
 not said.
+
+Each file is written whole or not at all (dekal._atomic, through `write_output`): a full
+disk or a `ulimit -f` leaves the previous file as it was, and the error names the option.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from dekal.cli._common import err
+from dekal._atomic import write_atomic
+from dekal.cli._common import err, fail
+from dekal_ref.reading import shown
 
 Quiet = Annotated[
     bool,
@@ -39,3 +44,14 @@ def wrote(paths: Path | str | Sequence[Path | str], quiet: bool = False) -> None
     if quiet or not listed or listed == ["-"]:
         return
     err.print(Text(wrote_line(listed)), soft_wrap=True)
+
+
+def write_output(path: Path | str, data: str | bytes, option: str) -> None:
+    """Replace the file at `path` by `data` whole (dekal._atomic), or a one-line error
+    naming `option`, exit 2 (the path was checked before the work; the disk can still
+    refuse)."""
+    try:
+        write_atomic(path, data)
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        why = getattr(error, "why", None) or getattr(error, "strerror", None) or str(error)
+        fail(f"{shown(str(path))}: cannot write: {why}", kind="input", field=option)

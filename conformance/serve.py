@@ -14,10 +14,12 @@ the loop and its refusals are dekal.conformance.drive._serve's.
 from __future__ import annotations
 
 import argparse
+import errno
 import io
-import os
 import sys
 
+from dekal._streams import StreamLost, say
+from dekal._streams import install as install_streams
 from dekal.conformance.drive._serve import bundled_adapter, serve
 from dekal_ref.errors import NotationError
 from dekal_ref.reading import SEED_MAX, read_number
@@ -46,14 +48,19 @@ def main(argv: list[str] | None = None) -> None:
     if not 0 <= args.seed < 2**64:
         parser.error("--seed must be a whole number from 0 to 2^64 - 1")
     if isinstance(sys.stdin, io.TextIOWrapper):  # undecodable bytes: a refusal, not a crash
-        sys.stdin.reconfigure(errors="surrogateescape")
-    serve(bundled_adapter(args.engine, args.own_deal, args.seed), sys.stdin, sys.stdout)
+        # the protocol is UTF-8 whatever the locale (LC_ALL=C would read ASCII)
+        sys.stdin.reconfigure(encoding="utf-8", errors="surrogateescape")
+    install_streams()  # dekal._streams: closed, full or gone streams end it in one line
     try:
+        serve(bundled_adapter(args.engine, args.own_deal, args.seed), sys.stdin, sys.stdout)
         sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away: send what Python still holds to /dev/null, so that the
-        # interpreter's own flush at exit does not fail again, and end with status 0.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except StreamLost as lost:
+        # A reader that went away (or was never there, or an input that is closed) ends
+        # the service: status 0. A reader that cannot take the replies (a full disk) is an
+        # error of the service: one line, status 1.
+        if lost.errno not in (errno.EPIPE, errno.EBADF):
+            say(f"error: {lost.message}")
+            raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

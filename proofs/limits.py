@@ -111,9 +111,12 @@ def z3_check(solver: Any, *assumptions: Any, deadline: Deadline | None = None) -
     """
     if deadline is not None:
         solver.set(timeout=deadline.milliseconds())
+    # Z3's own SIGINT handler would swallow the signal, in whichever thread the check runs:
+    # it replaces the process's handler while it checks (a check in dekal.proofs.limits.
+    # Watched's helper thread turned a Ctrl-C into "unknown", then a result, issue 29)
+    solver.set(ctrl_c=False)
     if threading.current_thread() is not threading.main_thread():
         return solver.check(*assumptions)  # signals are handled in the main thread only
-    solver.set(ctrl_c=False)  # Z3's own SIGINT handler would swallow the signal
     outcome: list[Any] = []
 
     def check() -> None:

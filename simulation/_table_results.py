@@ -90,11 +90,20 @@ def play_table(
     from dekal.bots.table import play_game
 
     rows = []
-    for k, seed in enumerate(seeds):
-        players = [make_bot(spec) for spec in bots]  # fresh bots: no memory across games
-        first = None if first_players is None else first_players[k]
-        played = play_game(rules, players, seed, first_player=first)
-        rows.append(describe_game(rules, seed, list(played.actions), played.final))
+    # One bot a seat for the chunk: ours keep nothing from one game to the next (frozen
+    # dataclasses), and a program (`cmd:`) is told each new game, so its process is reused
+    # rather than started again for every game, and ended with the chunk.
+    players = [make_bot(spec) for spec in bots]
+    try:
+        for k, seed in enumerate(seeds):
+            first = None if first_players is None else first_players[k]
+            played = play_game(rules, players, seed, first_player=first)
+            rows.append(describe_game(rules, seed, list(played.actions), played.final))
+    finally:
+        for player in players:
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
     return TableResults(
         totals=np.array([row[0] for row in rows], dtype=np.int64).reshape(len(rows), rules.players),
         places=np.array([row[1] for row in rows], dtype=np.int64).reshape(len(rows), rules.players),

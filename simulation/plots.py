@@ -18,6 +18,7 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 
+from dekal._atomic import atomic_path
 from dekal.extras import needed
 from dekal.simulation.stats import Estimate, Summary, quantile
 
@@ -104,6 +105,7 @@ def write_plot(summary: Summary, path: Path, title: str, match: bool = False) ->
         figure.suptitle(title)
         figure.tight_layout()
         metadata = {"Date": None} if suffix == ".svg" else {}
-        figure.savefig(path, format=suffix[1:], metadata=metadata)
+        with atomic_path(path) as temporary:  # whole or not at all (NotWritten: an OSError)
+            figure.savefig(temporary, format=suffix[1:], metadata=metadata)
     finally:
         plt.close(figure)

@@ -61,6 +61,31 @@ class ClusterUnavailable(Exception):
     """The cluster asked for could not be started or reached, or has no worker."""
 
 
+CLUSTER_DESCRIPTORS = 128
+"""Open files a Dask cluster needs at the least (its sockets, pipes, the workers' start):
+under 64 a local cluster of 2 workers hung or wrote hundreds of megabytes of tracebacks per
+minute (`ulimit -n 20`, issue 29); twice that for margin."""
+
+
+def enough_descriptors(needed: int = CLUSTER_DESCRIPTORS) -> None:
+    """Raise the soft limit of open files to `needed` where the hard limit allows it, else
+    ClusterUnavailable in one line: before the cluster starts, never after it failed."""
+    try:
+        import resource
+    except ImportError:  # no such limit here
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    if hard == resource.RLIM_INFINITY or hard >= needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+        return
+    raise ClusterUnavailable(
+        f"only {soft} files may be open (ulimit -n) and a Dask cluster needs {needed}:"
+        " raise the limit, or run in this process (--workers 1)"
+    )
+
+
 def run_chunks(
     task: Callable[[C], R],
     chunks: Sequence[C],
@@ -145,6 +170,7 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Client]:
     # INFO, WARNING, even ERROR with a traceback): a user of `dekal` is told of a failure
     # once, as one line, by the caller.
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    enough_descriptors()
     if scheduler is not None:
         client = _client_of(scheduler)
         with client:

@@ -36,6 +36,7 @@ from dekal.cli._conformance.options import (
     read_expect,
 )
 from dekal.cli._paths import names_something
+from dekal.cli._written import write_output
 from dekal.conformance.drive._engine_link import DEFAULT_TIMEOUT, EngineUnusable
 from dekal.conformance.fuzz._fuzz import DEFAULT_SHRINK_SECONDS, FuzzReport
 from dekal.conformance.judge._expect import parse_rules
@@ -214,11 +215,10 @@ def fuzz(
                 case_file = save / f"{case['id']}.jsonl"
                 try:  # checked before the games; the disk can still refuse
                     save.mkdir(exist_ok=True)  # its parent was checked (output_directory)
-                    case_file.write_text(
-                        json.dumps(case, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8"
-                    )
                 except OSError as error:
                     fail(f"{case_file}: {error.strerror}", kind="input", field="--save")
+                case_text = json.dumps(case, ensure_ascii=False, separators=(",", ":"))
+                write_output(case_file, case_text + "\n", "--save")
                 saved.append(str(case_file))
     except EngineUnusable as error:
         fail(f"engine unusable: {error}", EXIT_ENGINE)
@@ -232,10 +232,7 @@ def fuzz(
         if record == "-":
             sys.stdout.write(text)
         else:
-            try:  # checked before the games; the disk can still refuse
-                Path(record).write_text(text, "utf-8")
-            except OSError as error:
-                fail(f"{record}: {error.strerror}", kind="input", field="--record")
+            write_output(record, text, "--record")  # checked before the games
     # with `--record -` the record alone is on standard output: the report goes to stderr
     console = err if record == "-" else out
     if json_output:

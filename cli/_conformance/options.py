@@ -20,7 +20,7 @@ from dekal.cli._common import (
     parse_seconds,
     read_text_file,
 )
-from dekal.cli._written import wrote
+from dekal.cli._written import write_output, wrote
 from dekal.conformance.drive._direct_engine import bundled_engine
 from dekal.conformance.drive._engine_link import Engine, EngineUnusable
 from dekal.conformance.drive._inprocess_engine import InProcessEngine, load_factory
@@ -145,8 +145,5 @@ JsonFlag = Annotated[
 
 
 def write_file(path: Path, text: str, option: str, quiet: bool = False) -> None:
-    try:  # checked before the work; the disk can still refuse
-        path.write_text(text, "utf-8")
-    except OSError as error:
-        fail(f"{path}: {error.strerror}", kind="input", field=option)
+    write_output(path, text, option)  # whole or not at all: dekal._atomic
     wrote(path, quiet)

@@ -240,7 +240,8 @@ def play(
         typer.Option(
             metavar="SPEC,...",
             help="The bots, one per other seat in seat order, or one for all: random,"
-            " greedy, pimc, ismcts (options: NAME:OPTION=VALUE,OPTION=VALUE).",
+            " greedy, pimc, ismcts (options: NAME:OPTION=VALUE,OPTION=VALUE), or cmd:PROGRAM"
+            " (spec/bot-protocol.md).",
         ),
     ] = "greedy",
     seat: Annotated[

@@ -12,17 +12,26 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from dekal.conformance.drive._engine_text import cleaned, visible
 from dekal.conformance.drive._protocol import PROTOCOL_VERSION, Message
 
 DEFAULT_TIMEOUT = 10.0
 
 
 class EngineError(Exception):
-    """The engine crashed, hung, or broke the protocol's framing."""
+    """The engine crashed, hung, or broke the protocol's framing. The message may quote the
+    engine: it is made `visible` (dekal.conformance.drive._engine_text)."""
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(visible(str(message)))
 
 
 class EngineUnusable(Exception):
-    """The engine cannot be started or does not complete the handshake (exit code 3)."""
+    """The engine cannot be started or does not complete the handshake (exit code 3). The
+    message may quote the engine (its stderr): it is made `visible`."""
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(visible(str(message)))
 
 
 class Engine(Protocol):
@@ -37,7 +46,9 @@ class Engine(Protocol):
 
 
 def check_reply(reply: object, expected_id: int) -> Message:
-    """A reply must be a JSON object echoing the id with a boolean `ok`."""
+    """A reply must be a JSON object echoing the id with a boolean `ok`; its strings are
+    made `visible` here, before anything of the judge reads them."""
+    reply = cleaned(reply)
     if not isinstance(reply, dict):
         raise EngineError(f"the reply is not a JSON object: {str(reply)[:120]!r}")
     if reply.get("id") != expected_id:

@@ -1,22 +1,37 @@
-"""Ending an engine process and every process it started (its process group).
+"""Ending an engine process and every process it started (its process group, and more).
 
 A SubprocessEngine starts its engine in a new session, so the engine and its children share
 one process group: `stop_group` signals the group (SIGTERM, then SIGKILL) and reaps the
 engine; `exit_status` looks at the engine without reaping it, so that its id, which is the
 group's, cannot be reused before the group is signalled.
+
+A child can leave the group: `setsid()`, or a double fork whose middle process exits so
+that the grandchild is handed to init (issue 29). So an engine is also started with a mark
+in its environment (ENGINE_MARK=token), which every process it starts inherits whatever
+group, session or parent it ends in, and `stop_group` ends the marked processes and the
+engine's process tree (read from /proc's parent links before the kill) beside its group.
+The `dekal` command also makes itself the child subreaper (`adopt_orphans`): an orphan of
+anything it started is handed to it, not to init, so that its last sweep finds it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 TERM_GRACE = 1.0
 """Seconds an engine's process group gets after SIGTERM, before SIGKILL."""
+
+ENGINE_MARK = "DEKAL_ENGINE_MARK"
+"""The environment variable that marks every process an engine started."""
+
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 
 
 def exit_status(process: subprocess.Popen[bytes]) -> int | None:
@@ -77,21 +92,80 @@ def pauses(longest: float = 0.02) -> Iterator[float]:
         pause = min(2 * pause, longest)
 
 
-def stop_group(process: subprocess.Popen[bytes], grace: float = TERM_GRACE) -> None:
-    """End an engine and every process it started (they share its session and group):
-    SIGTERM to the group, SIGKILL to whatever is left after `grace` seconds; reap the engine.
-    """
+def stop_group(
+    process: subprocess.Popen[bytes], grace: float = TERM_GRACE, mark: str | None = None
+) -> None:
+    """End an engine and every process it started: SIGTERM to its group and to the strays
+    (its tree outside the group, the processes marked `mark`), SIGKILL to whatever is left
+    after `grace` seconds; reap the engine."""
     group = process.pid  # start_new_session: the engine leads its own group
+    strays = _strays(process.pid, mark)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(group, signal.SIGTERM)
+    _signal_each(strays, signal.SIGTERM)
     end = time.monotonic() + grace
     for pause in pauses():
         if process.poll() is not None and not group_alive(group):
-            return
+            break
         if time.monotonic() > end:
             break
         time.sleep(pause)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(group, signal.SIGKILL)
+    _signal_each(strays | _strays(process.pid, mark), signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=5)
+
+
+def _strays(engine: int, mark: str | None) -> set[int]:
+    """The engine's processes a signal to its group may miss: its tree and the marked ones."""
+    found = descendants(engine) | (marked(mark) if mark else set())
+    return found - {engine, os.getpid()}
+
+
+def _signal_each(pids: Iterable[int], signum: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signum)
+
+
+def descendants(root: int) -> set[int]:
+    """Every process below `root`, from /proc's parent links (none where /proc is absent),
+    zombies included (a SIGKILL to one is harmless)."""
+    parents = {pid: parent for pid, (_, parent, _) in process_table().items()}
+    found: set[int] = set()
+    frontier = {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def marked(mark: str) -> set[int]:
+    """Every living process whose environment holds ENGINE_MARK=`mark` (from /proc: the
+    environment each was started with; processes of other users cannot be read)."""
+    needle = f"\0{ENGINE_MARK}={mark}\0".encode()
+    found: set[int] = set()
+    for pid, (state, _, _) in process_table().items():
+        if state == b"Z":
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                if needle in b"\0" + environ.read() + b"\0":
+                    found.add(pid)
+        except OSError:
+            continue
+    return found
+
+
+def adopt_orphans() -> bool:
+    """Make this process the child subreaper (Linux's prctl): a process any of its
+    descendants leaves behind (a double fork, a daemon) is handed to it, not to init, so
+    `descendants(os.getpid())` still finds it. False where the system has no such thing."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False

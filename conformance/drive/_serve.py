@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Iterator
 from typing import Any, TextIO
 
+from dekal._streams import encodes
 from dekal.conformance.drive._adapter import ProtocolAdapter, request_id
 from dekal.conformance.drive._protocol import Message, refusal
 from dekal_ref.errors import NotationError
@@ -109,10 +110,11 @@ def _is_utf8(line: str) -> bool:
 
 def reply_line(reply: Message) -> str:
     """The reply as one line of JSON. Text the request smuggled in as a lone surrogate
-    (`"\\ud800"` is valid JSON) cannot be written as UTF-8: then every non-ASCII character
-    is escaped instead."""
+    (`"\\ud800"` is valid JSON) cannot be written as UTF-8, and an ASCII locale cannot
+    write any non-ASCII text as it is (dekal._streams): then every non-ASCII character is
+    escaped instead."""
     text = json_line(reply)
-    if not text.isascii() and not _is_utf8(text):
+    if not text.isascii() and not (_is_utf8(text) and encodes(text)):
         text = json.dumps(reply, separators=(",", ":"))
     return text + "\n"
 

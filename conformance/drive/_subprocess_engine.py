@@ -15,6 +15,7 @@ import shlex
 import subprocess
 import threading
 import time
+import uuid
 from typing import Any
 
 from dekal.conformance.drive._engine_link import (
@@ -24,7 +25,8 @@ from dekal.conformance.drive._engine_link import (
     check_reply,
     handshake,
 )
-from dekal.conformance.drive._process_group import exit_status, pauses, stop_group
+from dekal.conformance.drive._engine_text import visible
+from dekal.conformance.drive._process_group import ENGINE_MARK, exit_status, pauses, stop_group
 from dekal.conformance.drive._protocol import Message
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import read_json
@@ -66,6 +68,9 @@ class SubprocessEngine:
     `STDERR_TAIL_BYTES` bytes and shown when a case errs or the handshake fails.
     """
 
+    max_reply_bytes = MAX_REPLY_BYTES
+    """A reply line longer than this is garbage (a protocol with shorter replies lowers it)."""
+
     def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.command = command
         self.label = command
@@ -77,6 +82,7 @@ class SubprocessEngine:
         self.selector: selectors.BaseSelector | None = None  # the running process's pipes
         self.next_id = 0
         self.info: Message = {}
+        self.mark = ""  # ENGINE_MARK of the running process (process_group)
         self.start()
 
     def __enter__(self) -> SubprocessEngine:
@@ -97,7 +103,7 @@ class SubprocessEngine:
         self.stderr_done = False
         try:
             self._spawn(args)
-            self.info = handshake(self, self.timeout)
+            self.info = self.greet()
         except EngineUnusable as error:
             self.close()  # reads what is left of its stderr too
             said = " | ".join(self.diagnostics().splitlines()[-3:])
@@ -108,6 +114,12 @@ class SubprocessEngine:
             self.close()
             raise
 
+    def greet(self) -> Message:
+        """The handshake of a started process, its claims: here the engine protocol's `hello`
+        (a driver of another protocol over the same transport, dekal.bots' bot link, says its
+        own); EngineUnusable if it fails."""
+        return handshake(self, self.timeout)
+
     def _spawn(self, args: list[str]) -> None:
         """Start the engine as `self.process`, with non-blocking pipes.
 
@@ -117,6 +129,7 @@ class SubprocessEngine:
         which closes the engine.
         """
         failed: list[OSError] = []
+        mark = self.mark = uuid.uuid4().hex
 
         def spawn() -> None:
             try:
@@ -126,6 +139,7 @@ class SubprocessEngine:
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
                     start_new_session=True,
+                    env={**os.environ, ENGINE_MARK: mark},  # inherited by all it starts
                 )
             except OSError as error:
                 failed.append(error)
@@ -230,8 +244,9 @@ class SubprocessEngine:
             chunk = os.read(fd, 1 << 16)
         except BlockingIOError:
             return True
-        if len(self.pending) + len(chunk) > MAX_REPLY_BYTES and b"\n" not in chunk:
-            raise EngineError(f"a reply line longer than {MAX_REPLY_BYTES} bytes")
+        most = self.max_reply_bytes
+        if len(self.pending) + len(chunk) > most and b"\n" not in chunk:
+            raise EngineError(f"a reply line longer than {most} bytes")
         self.pending += chunk
         return bool(chunk)
 
@@ -294,7 +309,7 @@ class SubprocessEngine:
                 break
             self._drain(stdout.fileno(), stderr)  # an engine blocked on a full pipe can exit
             time.sleep(pause)
-        stop_group(process)
+        stop_group(process, mark=self.mark)
         self._drain(stdout.fileno(), stderr)
         for stream in (stdout, stderr):
             with contextlib.suppress(OSError, ValueError):
@@ -311,6 +326,6 @@ class SubprocessEngine:
 
     def diagnostics(self) -> str:
         """The last lines of the engine's stderr (within its last 8 KiB), long lines cut."""
-        text = bytes(self.stderr_tail).decode("utf-8", errors="replace")
+        text = visible(bytes(self.stderr_tail).decode("utf-8", errors="replace"))
         lines = [shown_line(line.rstrip()) for line in text.splitlines() if line.strip()]
         return "\n".join(lines[-20:])

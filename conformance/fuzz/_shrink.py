@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from dekal._atomic import write_atomic
 from dekal.conformance.fuzz._games import Chooser, drawn_chooser
 from dekal.conformance.fuzz._lockstep import Deviation, DeviationKey
 
@@ -63,11 +64,41 @@ class Shrunk(Generic[G]):
     seconds: float
 
 
-def default_database_path() -> Path:
+def default_database_path() -> Path | None:
     """Where the smallest games are kept between runs: $XDG_CACHE_HOME/dekal/fuzz-examples
-    (~/.cache/dekal/fuzz-examples when XDG_CACHE_HOME is not set)."""
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "dekal" / "fuzz-examples"
+    (~/.cache/dekal/fuzz-examples when XDG_CACHE_HOME is not set); None, no database kept,
+    when that folder ($XDG_CACHE_HOME, else $HOME) is not an existing folder this user may
+    write in: nothing is ever made above a folder that does not exist (issue 29:
+    `HOME=/nonexistent` must not create /nonexistent/.cache)."""
+    cache = os.environ.get("XDG_CACHE_HOME")
+    anchor = Path(cache) if cache else Path(os.environ.get("HOME") or "/nonexistent")
+    if not (anchor.is_absolute() and anchor.is_dir() and os.access(anchor, os.W_OK | os.X_OK)):
+        return None
+    return (anchor if cache else anchor / ".cache") / "dekal" / "fuzz-examples"
+
+
+def _whole_files_database(path: Path) -> Any:
+    """Hypothesis's directory database, each example written whole in its own folder
+    (dekal._atomic): Hypothesis writes it in /tmp and renames it, and falls back to a plain
+    copy, which a full disk or `ulimit -f` cuts, when /tmp is another file system."""
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    class WholeFiles(DirectoryBasedExampleDatabase):
+        def save(self, key: bytes, value: bytes) -> None:
+            metakeys = getattr(self, "_metakeys_name", None)
+            if metakeys is None:  # another Hypothesis than the one this was written for
+                super().save(key, value)
+                return
+            folder = self._key_path(key)
+            if key != metakeys:
+                self.save(metakeys, key)  # the list of keys, as Hypothesis keeps it
+            with contextlib.suppress(OSError):  # a cache that cannot be written: no cache
+                folder.mkdir(parents=True, exist_ok=True)  # below an existing folder
+                target = self._value_path(key, value)
+                if not target.exists():
+                    write_atomic(target, value)
+
+    return WholeFiles(path)
 
 
 def database_folder(engine: str, key: DeviationKey) -> str:
@@ -106,7 +137,6 @@ def shrink(
     from hypothesis import seed as seeded
     from hypothesis import strategies as st
     from hypothesis.database import (
-        DirectoryBasedExampleDatabase,
         ExampleDatabase,
         InMemoryExampleDatabase,
         choices_to_bytes,
@@ -151,7 +181,7 @@ def shrink(
             raise Shown
 
     stored: ExampleDatabase = (
-        InMemoryExampleDatabase() if database is None else DirectoryBasedExampleDatabase(database)
+        InMemoryExampleDatabase() if database is None else _whole_files_database(database)
     )
     attempt = seeded(seed)(attempt)  # seed() drops the database: settings() puts it back
     attempt = settings(

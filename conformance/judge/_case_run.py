@@ -49,6 +49,7 @@ from dekal.conformance.judge._compare import (
     describe_reply,
     diverge,
     first_result_difference,
+    perft_lines,
     result_shape,
     same_refusal,
     typed,
@@ -459,6 +460,10 @@ class CaseRun:
             if answer != expect["reply"]:
                 what, blame = "the answer differs", blame_request(request, expect, position)
                 wanted, got = json.dumps(expect["reply"]), json.dumps(answer)
+                if request["cmd"] == "perft" and isinstance(answer.get("divide"), dict):
+                    # entry by entry, as a perft case's count is, not two long JSON lines
+                    lines = perft_lines(expect["reply"], answer.get("nodes"), answer["divide"])
+                    what, wanted, got = "the perft count differs", "", "\n".join(lines)
                 raise diverge(number, sent, what, blame, expected=wanted, actual=got)
         self.check_position(number, sent, position, after_refusal=not expect["ok"])
 

@@ -18,6 +18,7 @@ from typing import Any, TypeVar, cast
 
 import dekal_ref.deal
 from dekal import bits, draws, state, tables
+from dekal._atomic import write_atomic
 from dekal.extras import needed
 
 with needed("the compiled game kernel (dekal.kernel)"):
@@ -65,7 +66,7 @@ def refresh(cache_dir: Path) -> None:
         cached.unlink(missing_ok=True)  # another process may have dropped it first
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(now)
+        write_atomic(stamp, now)  # processes starting together: one stamp, whole
     except OSError:
         pass  # a read-only cache: numba will not write there either
 

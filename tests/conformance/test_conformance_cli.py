@@ -55,7 +55,8 @@ def test_a_subprocess_engine_passes_one_case_of_every_rule_and_kind() -> None:
     ran, passed = summary.split(" cases: ")
     assert code == 0 and passed == f"{ran} pass" and int(ran) >= 40
     lines = out.splitlines()
-    assert lines[0].startswith("engine dekal-ref") and lines[2].split()[:3] == [
+    assert lines[0] == lines[-1] == f"PASS: {ran} cases"  # the verdict, first and last
+    assert lines[2].startswith("engine dekal-ref") and lines[4].split()[:3] == [
         "rule",
         "pass",
         "fail",
@@ -169,7 +170,7 @@ def test_the_text_and_junit_reports_name_the_suite_that_ran(tmp_path: Path) -> N
         "conformance", "run", "--engine", "ref", "--suite", "v1", "--filter", "T5",
         "--junit", str(junit),
     )  # fmt: skip
-    assert code == 0 and out.splitlines()[0].endswith("(dekal-ref), suite v1, protocol 1")
+    assert code == 0 and out.splitlines()[2].endswith("(dekal-ref), suite v1, protocol 1")
     suites = ET.parse(junit).getroot()
     assert suites.get("name") == "dekal-conformance-v1"
     assert {case.get("classname", "")[:3] for case in suites.iter("testcase")} == {"v1."}

@@ -28,6 +28,7 @@ FOLDERS = {
     "support": "tools the tests share (the CLI walker, doc pages, the browser)",
     "miniatures": "planted faults: misreadings of one rule, planted in the reference",
     "miniatures/engines": "broken engine processes: crash, hang, flood, fork, ignore SIGTERM",
+    "miniatures/bots": "broken bot programs (spec/bot-protocol.md): illegal, late, crash, garbage",
 }
 """Every folder of tests/, and what it tests."""
 

@@ -28,7 +28,9 @@ ROOM_ALL: dict[str, list[str]] = {
         "SubprocessEngine", "bundled_engine", "load_cases", "report_json", "run_suite",
     ],
     "dekal.proofs": ["limits", "portfolio", "puzzle", "puzzle_set", "search", "z3_solve"],
-    "dekal.bots": ["advise", "annotate", "bot", "observation", "sampler", "table", "work"],
+    "dekal.bots": [
+        "advise", "annotate", "bot", "observation", "sampler", "serve", "table", "work",
+    ],
     "dekal.simulation": ["games", "plots", "runner", "stats"],
     "dekal.cli": [],
     "dekal_ref": [

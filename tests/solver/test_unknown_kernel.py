@@ -1,0 +1,44 @@
+"""The compiled search of --unknown (proofs/_unknown_kernel.py) against the Python search
+(proofs/_unknown_search.py): the same guaranteed and expected values and the same first
+steps (U5–U7), pruning on and off (U8), slide and eject. The Python search is itself pinned
+to the brute force on the reference engine (test_unknown_search.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dekal.proofs._unknown_position import make_unknown
+from dekal.proofs._unknown_search import solve
+from dekal.proofs.limits import Deadline
+
+pytest.importorskip("numba")
+
+POSITIONS = [
+    ("T133/1?11/?231/2231", None, "eject"),
+    pytest.param("9T9?/5T5?/3737/1T1?", "1,2,5,9,9", "eject", marks=pytest.mark.deep),
+    pytest.param("9T9?/5T5?/37?7/1T1?", "1,1,5,7,9,T", "slide", marks=pytest.mark.deep),
+    pytest.param("3311/3?71/5225/T5??", "1,1,2,3,7", "eject", marks=pytest.mark.deep),
+]
+"""The first is the default run's (the kernel's compilation is most of its cost, once); the
+others, seconds each in Python, run under the deep profile."""
+
+
+@pytest.mark.parametrize(("grid", "unseen", "variant"), POSITIONS)
+@pytest.mark.parametrize("prune", [True, pytest.param(False, marks=pytest.mark.deep)])
+def test_the_compiled_search_is_the_python_search_U5_U6_U7(
+    grid: str, unseen: str | None, variant: str, prune: bool
+) -> None:
+    position = make_unknown(grid, unseen=unseen, variant=variant)
+    compiled = solve(position, compiled=True, prune=prune)
+    python = solve(position, compiled=False, prune=prune)
+    assert (compiled.guaranteed, compiled.expected) == (python.guaranteed, python.expected)
+    assert compiled.expected_first == python.expected_first
+    assert compiled.guaranteed_first == python.guaranteed_first
+
+
+def test_a_search_out_of_time_says_so_and_gives_no_value_U10() -> None:
+    from dekal.proofs._unknown_search import OutOfTime
+
+    position = make_unknown("9T9?/5T5?/37?7/1T1?", variant="eject")
+    with pytest.raises(OutOfTime):
+        solve(position, compiled=True, deadline=Deadline(0.0))
