@@ -49,8 +49,10 @@ def blamed(run: Any) -> Counter[str]:
 def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
     """(name, rule, engine maker) of every fault whose name holds one of `words`."""
     sys.path.insert(0, str(TESTS))
+    sys.path.insert(0, str(TESTS / "conformance" / "judge"))  # the house moved the tests there
     import test_conformance_blame
     from miniatures.misreadings import MISREADINGS
+    from miniatures.planted_issue27 import FAULTS as SITUATION_FAULTS
 
     from dekal.conformance.drive._direct_engine import DirectEngine
     from dekal.conformance.drive._subprocess_engine import SubprocessEngine
@@ -60,7 +62,8 @@ def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
         name = f"{misread.rule}-{misread.name}"
         command = f"{sys.executable} {Path(__file__).resolve()} --serve {name}"
         found.append((name, misread.rule, lambda c=command: SubprocessEngine(c, timeout=seconds)))
-    for title, (factory, rule) in test_conformance_blame.FAULTS.items():
+    planted = {**test_conformance_blame.FAULTS, **SITUATION_FAULTS}  # issue 27's too
+    for title, (factory, rule) in planted.items():
         found.append(
             (f"{rule}-{title}", rule, lambda f=factory, t=title: DirectEngine(f, t, seconds))
         )

@@ -151,7 +151,7 @@ def push(
         grid = parse_grid(grid_text)
         move = parse_push(side)
         value = parse_value(card)
-        rule = parse_variant(variant)
+        rule = parse_variant(variant.strip().lower())
         if 0 not in grid:
             raise IllegalAction(
                 "T4",

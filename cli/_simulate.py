@@ -250,7 +250,8 @@ def simulate(
             field="--scheduler",
         )
     try:
-        push, starts = parse_variant(variant, "--variant"), parse_first_rule(first, "--first")
+        push = parse_variant(variant.strip().lower(), "--variant")
+        starts = parse_first_rule(first, "--first")
         rules = Rules(players, push=push, first=starts, threshold=match)
     except NotationError as error:
         fail_with(error)

@@ -1,7 +1,7 @@
 """`python -m dekal.conformance.generate`: derive the frozen conformance vectors from their
 sources (spec/conformance/sources/; the derivation is dekal.conformance.cases._generate's).
 
-    python -m dekal.conformance.generate               # rewrite spec/conformance/v3/ (newest)
+    python -m dekal.conformance.generate               # rewrite spec/conformance/v4/ (newest)
     python -m dekal.conformance.generate --suite v1    # rewrite the frozen v1 (never needed)
     python -m dekal.conformance.generate --check       # exit 1 if any suite's files differ
 """

@@ -67,8 +67,11 @@ def parse_action_words(text: str) -> tuple[str, int, str]:
     """The verb, the seat and the argument of an action, the seat read as a number (0–99).
 
     NotationError with field "action" (not three words, an unknown verb) or "seat"."""
-    words = text.split(None, 3)  # a fourth piece means too many words: no need to split them
-    if len(words) != 3 or words[0] not in ("reveal", "take", "push"):
+    # three words and single spaces (spec/notation.md, "Actions"): a double, leading or
+    # trailing space, or a tab, leaves an empty or spaced word; a fourth piece is too many
+    words = text.split(" ", 3)
+    spaced = any(not word or any(symbol.isspace() for symbol in word) for word in words)
+    if len(words) != 3 or spaced or words[0] not in ("reveal", "take", "push"):
         raise NotationError(
             "action",
             f"{shown(text)} is not an action: write 'reveal SEAT CELL', 'take SEAT CARD'"

@@ -151,11 +151,11 @@ def parse_push(text: str) -> Push:
 
 
 def parse_variant(text: str, field: str = "variant") -> str:
-    """The push rule: `slide` (P1) or `eject` (P2)."""
-    name = text.strip().lower()
-    if name not in VARIANTS:
+    """The push rule: `slide` (P1) or `eject` (P2), written exactly so (spec/notation.md,
+    "Actions": `SLIDE` or ` slide` is no variant; the command line folds case before it asks)."""
+    if text not in VARIANTS:
         raise NotationError(field, f"{shown(text)} is not a push variant: slide or eject")
-    return name
+    return text
 
 
 def parse_first_rule(text: str, field: str = "first") -> str:

@@ -192,7 +192,7 @@ def make_puzzle(
     face-down card."""
     down = frozenset(CELLS) if face_down is None else face_down
     try:
-        rule = parse_variant(variant)
+        rule = parse_variant(variant.strip().lower())
     except DekalError as error:
         raise PuzzleError(
             "variant", f"{variant!r} is not a push variant: slide or eject"

@@ -266,6 +266,9 @@ def fuzz_text(report: FuzzReport, label: str) -> str:
     known = f", {len(report.known)} known" if report.known else ""
     games, steps = plural(report.games, "game"), plural(report.steps, "step")
     lines = [f"{games}, {steps}, {found}{known} ({label})"]
+    reached, feasible = report.map_coverage()
+    if report.situations:
+        lines.append(f"situation map: {reached} of {feasible} feasible combinations reached")
     for finding in report.findings:
         example, shrunk = finding.example, finding.shrunk
         if finding.shrink is None:

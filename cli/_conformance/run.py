@@ -48,7 +48,7 @@ from dekal.conformance.cases._vectors import (
     load_cases,
     matches,
 )
-from dekal.conformance.drive._engine_link import DEFAULT_TIMEOUT
+from dekal.conformance.drive._engine_link import DEFAULT_TIMEOUT, Engine, EngineUnusable
 from dekal.conformance.judge._expect import LINE_SHAPES, ExpectedFailures
 from dekal.conformance.judge._runner import Run, run_suite
 from dekal.conformance.report._formats import junit_xml, report_json, run_text
@@ -90,6 +90,13 @@ a first check before the whole suite. --fail-fast stops at the first unexpected 
 
 \b
     dekal conformance run --engine "./my-engine" --smoke --fail-fast
+
+--strict-protocol checks every reply against the JSON Schemas of the protocol
+(spec/schemas/protocol.schema.json): a reply with a field of the wrong type or shape fails
+its case, and the failure names the field (`scores[0].points`).
+
+\b
+    dekal conformance run --engine "./my-engine" --smoke --strict-protocol
 
 --html FILE writes the report as one self-contained web page (the matrix, coverage, every
 failure with its positions drawn); --badge FILE writes an SVG badge of the first engine's
@@ -233,6 +240,14 @@ def run(
             "--smoke", help="Run one short case per rule and kind of case (seconds, not minutes)."
         ),
     ] = False,
+    strict_protocol: Annotated[
+        bool,
+        typer.Option(
+            "--strict-protocol",
+            help="Check every reply against spec/schemas/protocol.schema.json: "
+            "a reply that breaks it fails its case, naming the field.",
+        ),
+    ] = False,
     suite: Annotated[
         str | None,
         typer.Option(
@@ -265,6 +280,8 @@ def run(
         fail(f"lists IDs that are not {where}: {listed}", field="--expect")
     runs: list[Run] = []
     for driven in engines_to_run(engine, python, timeout):
+        if strict_protocol:
+            driven = checked_strictly(driven)
         if runs and fail_fast and runs[-1].unexpected:
             err.print(f"--fail-fast: {driven.label} not run", markup=False, highlight=False)
             driven.close()
@@ -298,6 +315,18 @@ def run(
     if any(r.aborted for r in runs):
         raise typer.Exit(EXIT_ENGINE)
     raise typer.Exit(EXIT_VERDICT if any(r.unexpected for r in runs) else EXIT_OK)
+
+
+def checked_strictly(driven: Engine) -> Engine:
+    """--strict-protocol: the engine with every reply checked against the protocol's schema
+    (an engine whose hello breaks it cannot be run so: exit code 3)."""
+    from dekal.conformance.drive._protocol_schema import StrictProtocolEngine
+
+    try:
+        return StrictProtocolEngine(driven)
+    except EngineUnusable as error:
+        driven.close()
+        fail(f"engine unusable: {error}", EXIT_ENGINE)
 
 
 def write_pictures(

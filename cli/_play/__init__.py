@@ -324,7 +324,7 @@ def play(
     with user_errors():
         rules = Rules(
             players=players,
-            push=parse_variant(variant),
+            push=parse_variant(variant.strip().lower()),
             first=parse_first_rule(first),
             threshold=match,
         )

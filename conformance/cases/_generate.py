@@ -42,6 +42,10 @@ Case = dict[str, Any]
 # -- everything -------------------------------------------------------------------------------
 def all_cases(version: str = SUITE_VERSION) -> dict[str, list[Case]]:
     """Every case of the suite `version`, by file, in source order."""
+    if version == "v4":
+        from dekal.conformance.cases._generate_v4 import v4_files
+
+        return v4_files(all_cases("v3"))
     if version != "v3":
         return _through_v2(version)
     v2 = _through_v2("v2")
@@ -115,7 +119,7 @@ def render(cases: dict[str, list[Case]], version: str = SUITE_VERSION) -> dict[s
 
 def default_directory(version: str = SUITE_VERSION) -> Path:
     """spec/conformance/VERSION of the checkout this package was imported from."""
-    return Path(__file__).resolve().parents[1] / "spec" / "conformance" / version
+    return Path(__file__).resolve().parents[2] / "spec" / "conformance" / version
 
 
 def stale_files(version: str, directory: Path) -> list[Path]:

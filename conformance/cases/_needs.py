@@ -111,6 +111,7 @@ def is_core(case: Case) -> bool:
 # all. A pair only unclaimed cases cover gets one of them too, so that the report shows it
 # skipped instead of silently absent.
 
+
 def length(case: Case) -> int:
     """How long a case takes, in requests: its steps or script (single requests count 1)."""
     return len(case.get("steps", ())) + len(case.get("script", ())) + 1

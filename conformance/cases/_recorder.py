@@ -124,6 +124,10 @@ class Recorder:
                 self.mirror_push = None
 
     def run(self, item: str) -> None:
+        if item.startswith("!") and " =" in item:  # `!notation =TEXT`: the action sent as written
+            refusal, _, text = item[1:].partition(" =")
+            self.step({"action": text}, refusal)
+            return
         words = item.split()
         refusal = None
         if words[0].startswith("!"):
@@ -288,6 +292,9 @@ def setup_message(game: sources.Game, threshold: int | None) -> Message:
     }
     if game.omit_first_player:
         del setup["first_player"]
+    for name in game.setup_omit:
+        part, _, key = name.partition(".")
+        setup[part] = {k: v for k, v in setup[part].items() if k != key}
     for name, value in game.setup_extra:
         if name == "deal.pile":
             setup["deal"] = {**setup["deal"], "pile": value}

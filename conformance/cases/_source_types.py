@@ -160,6 +160,8 @@ class Game:
     rules_extra: tuple[tuple[str, object], ...] = ()  # set-up rules fields overridden as written
     omit_first_player: bool = False  # send new_game without the first_player field
     # Suite v3 additions (defaults leave every v1 and v2 case as it was):
+    setup_omit: tuple[str, ...] = ()
+    """Set-up fields left out (`rules.push`, `rules.first`, `deal.pile`): a missing field."""
     setup_extra: tuple[tuple[str, object], ...] = ()
     """Set-up fields replaced as written: `first_player`, `deal`, or `deal.pile` (the deal's
     pile alone), to send values of the wrong JSON type."""

@@ -26,8 +26,8 @@ Case = dict[str, Any]
 MAX_CASE_FILE_CHARS = 64 * 1024 * 1024
 """The longest case file read (64 MiB; the whole v1 suite is about 2 MiB)."""
 
-SUITE_VERSION = "v3"
-SUITE_VERSIONS = ("v1", "v2", "v3")
+SUITE_VERSION = "v4"
+SUITE_VERSIONS = ("v1", "v2", "v3", "v4")
 """Every suite that can be loaded, oldest first; SUITE_VERSION is the newest."""
 
 

@@ -89,9 +89,12 @@ def request_id(request: Message) -> int | None:
     return None
 
 
-def _rule(rules: Message, name: str, default: str) -> str:
-    """A variant's name in `rules` (a string; an unknown name is for the caller to refuse)."""
-    value = rules.get(name, default)
+def _rule(rules: Message, name: str) -> str:
+    """A variant's name in `rules`: required, a string (spec/protocol.md, `new_game`: a
+    missing field is bad_request; an unknown name is for the caller to refuse)."""
+    if name not in rules:
+        raise BadRequest(f"rules.{name} is missing", f"rules.{name}")
+    value = rules[name]
     if not isinstance(value, str):
         raise BadRequest(
             f"rules.{name} must be a string, not {describe_json(value)}", f"rules.{name}"
@@ -193,7 +196,9 @@ class ProtocolAdapter:
     def _deal(self, deal: object) -> Any:
         if not isinstance(deal, dict) or not isinstance(deal.get("grids"), list):
             raise BadRequest("a deal is {'grids': [...], 'pile': '...'}")
-        pile_text = deal.get("pile", "-")
+        if "pile" not in deal:
+            raise BadRequest("deal.pile is missing (write \"-\" for an empty pile)", "deal.pile")
+        pile_text = deal["pile"]
         if not isinstance(pile_text, str):
             raise BadRequest("the pile is a string of card values")
         pile_text = "" if pile_text == "-" else pile_text
@@ -231,7 +236,7 @@ class ProtocolAdapter:
         if players != count or not 2 <= players <= 6:
             given = f"{players} players with {count} grids"
             raise IllegalAction("M2", f"Dékal is 2 to 6 players, one grid each ({given})")
-        push_rule, first_rule = _rule(rules, "push", "slide"), _rule(rules, "first", "lowest")
+        push_rule, first_rule = _rule(rules, "push"), _rule(rules, "first")
         self._check_claims(players, push_rule, first_rule, threshold)
         game_rules = self.api.Rules(
             players=players, push=push_rule, first=first_rule, threshold=threshold

@@ -60,6 +60,12 @@ def _check_start(state: GameState) -> None:
             raise IllegalAction("F1", "the first player is known once turn 1 is revealed")
     elif not 0 <= state.start < state.players:
         raise IllegalAction("M4", f"there is no seat {state.start}")
+    elif state.rules.first == "lowest" and (state.round, state.turn, state.phase) == (
+        1,
+        1,
+        Phase.REVEAL,
+    ):
+        raise IllegalAction("F1", "under the lowest-card rule nobody starts before turn 1's reveal")
     if state.removed and (state.rules.first != "lowest" or state.round != 1 or state.start is None):
         raise IllegalAction("F2", "only a round-1 tie for the lowest card removes cards")
 

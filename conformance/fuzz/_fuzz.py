@@ -45,6 +45,7 @@ from dekal.conformance.fuzz._records import game_record
 from dekal.conformance.fuzz._shrink import Shrunk, database_folder, shrink
 
 MAX_STEPS = 2000
+UNSTEERED = 10  # games played as their seed says before the run steers toward the map
 NO_THRESHOLD = 10**9  # a match threshold nobody reaches, while looking for a real total
 DEFAULT_SHRINK_SECONDS = 10.0
 SEED_STRIDE = 1_000_003  # game k of a run with seed s has seed s * SEED_STRIDE + k
@@ -75,6 +76,7 @@ class FuzzGame:
     divergence: Deviation | None = None  # the deviation that stopped the game
     abandoned: bool = False  # stopped by a known deviation that parted the states
     resyncs: int = 0  # times the engine was put back on the reference's position
+    steered: int | None = None  # the player count the run steered this game to (the map)
 
     @property
     def players(self) -> int:
@@ -93,7 +95,9 @@ class FuzzGame:
         assert deviation is not None
         seen = self.deviations[: self.deviations.index(deviation) + 1]
         items = self.items[: deviation.step]
-        return FuzzGame(self.seed, self.setup, items, self.choices, seen, deviation)
+        return FuzzGame(
+            self.seed, self.setup, items, self.choices, seen, deviation, steered=self.steered
+        )
 
     def deals(self) -> list[Message]:
         """Every round's deal, round 1 first."""
@@ -108,6 +112,7 @@ def play_game(
     stop_at: DeviationKey | None = None,
     fixed_deals: list[Message] | None = None,
     max_steps: int = MAX_STEPS,
+    steered: int | None = None,
 ) -> FuzzGame:
     """Play one game in lock-step, every choice from `chooser`. The game stops at its end,
     at a deviation that `mask` does not cover (or that is `stop_at`), or when a covered one
@@ -116,8 +121,9 @@ def play_game(
     fixed_deals (engines that deal for themselves, with feature `position`): the deals to
     play instead of the engine's, round by round, so that a game replays the same way.
     max_steps bounds the items sent, not the reference's look-ahead for a threshold (S4):
-    the choices a game is made of never depend on it."""
-    setup, steering = steered_setup(chooser, lock.engine.info)
+    the choices a game is made of never depend on it. `steered`: the player count to play
+    (the run steers toward the situations of the map it has not reached)."""
+    setup, steering = steered_setup(chooser, lock.engine.info, steered)
     pre_played: list[Message] = []
     if steering.exact_round is not None:
         threshold, pre_played = reached_total(
@@ -125,7 +131,7 @@ def play_game(
         )
         if threshold is not None:
             setup = {**setup, "rules": {**setup["rules"], "threshold": threshold}}
-    game = FuzzGame(seed, setup, choices=chooser.choices)
+    game = FuzzGame(seed, setup, choices=chooser.choices, steered=steered)
     deals = iter(fixed_deals or [])
 
     def goes_on(deviations: Iterator[Deviation]) -> bool:
@@ -269,6 +275,16 @@ class FuzzReport:
     abandoned: int = 0  # games given up after a known deviation parted the states
     resyncs: int = 0
     error: str = ""
+    situations: set[tuple[str, object]] = field(default_factory=set)
+    """The situations of the map (spec/situations.json) the games reached on the reference."""
+
+    def map_coverage(self) -> tuple[int, int]:
+        """(feasible combinations of the map the games reached, feasible combinations)."""
+        from dekal.conformance.cases._situation_map import reached_combinations, situation_map
+
+        feasible = situation_map().feasible_combinations()
+        reached = reached_combinations(self.situations)  # type: ignore[arg-type]
+        return len(feasible & reached), len(feasible)
 
     @property
     def unexpected(self) -> list[Finding]:
@@ -289,6 +305,9 @@ class FuzzReport:
             "resyncs": self.resyncs,
             "error": self.error or None,
             "deviations": [finding.as_json() for finding in self.findings],
+            "map": dict(zip(("reached", "of"), self.map_coverage(), strict=True))
+            if self.situations
+            else None,  # games played on workers (a campaign) do not report theirs
             "divergence": None
             if first is None
             else {
@@ -326,7 +345,12 @@ def fuzz(
     for number in range(1, games + 1):
         game_seed = seed * SEED_STRIDE + number - 1
         steps_before = lock.steps
-        game = play_game(lock, seeded_chooser(game_seed), mask, game_seed)
+        # the first games are the seed's own (short runs find what they always found); from
+        # then on every other game is steered to the player count the map has least of
+        steered = number > UNSTEERED and number % 2 == 1
+        steer = least_reached_players(report.situations, lock.engine.info) if steered else None
+        game = play_game(lock, seeded_chooser(game_seed), mask, game_seed, steered=steer)
+        report.situations |= game_situations(game)
         report.steps += lock.steps - steps_before  # the games' steps, not the shrinks'
         report.games += 1
         report.abandoned += game.abandoned
@@ -348,6 +372,42 @@ def fuzz(
     return report
 
 
+def game_situations(game: FuzzGame) -> set[tuple[str, object]]:
+    """The situations of the map a game reaches, as the reference plays its set-up and items
+    (dekal.conformance.judge._situations)."""
+    from dekal.conformance.judge._situations import SituationTracer
+
+    tracer = SituationTracer()
+    if not tracer.request({"cmd": "new_game", **game.setup}, 0).get("ok"):
+        return set()
+    for item in game.items:
+        if "action" in item:
+            tracer.request({"cmd": "action", "action": item["action"]}, 0)
+        elif item.get("new_round") is not None:
+            tracer.request({"cmd": "new_round", "deal": item["new_round"]}, 0)
+    return set(tracer.situations)
+
+
+def least_reached_players(situations: set[tuple[str, object]], info: Message) -> int | None:
+    """The claimed player count with the fewest reached combinations of the map among those
+    it is part of (past its first games, the fuzzer steers every other game there); None if
+    it claims none."""
+    from dekal.conformance.cases._situation_map import reached_combinations, situation_map
+
+    claimed = [p for p in info.get("players", []) if isinstance(p, int) and 2 <= p <= 6]
+    if not claimed:
+        return None
+    feasible = situation_map().feasible_combinations()
+    reached = feasible & reached_combinations(situations)  # type: ignore[arg-type]
+
+    def share(players: int) -> float:
+        mine = [c for c in feasible if ("seats", str(players)) in c[1]]
+        done = sum(1 for c in mine if c in reached)
+        return done / len(mine) if mine else 1.0
+
+    return min(sorted(claimed), key=share)
+
+
 def _smallest(
     lock: LockStep,
     game: FuzzGame,
@@ -364,7 +424,9 @@ def _smallest(
         fixed = game.deals()
 
     def play(chooser: Chooser, limit: int) -> FuzzGame:
-        return play_game(lock, chooser, mask, game.seed, key, fixed, max_steps=limit)
+        return play_game(
+            lock, chooser, mask, game.seed, key, fixed, max_steps=limit, steered=game.steered
+        )
 
     shrunk = shrink(
         play,

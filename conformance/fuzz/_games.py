@@ -127,11 +127,16 @@ def seeded_deal_message(seed: int, players: int) -> Message:
     return deal_message(seeded_deal(seed, players))
 
 
-def steered_setup(chooser: Chooser, info: Message) -> tuple[Message, Steering]:
-    """Players, variants and threshold among what the engine claims, a seeded deal (none
-    for an engine that deals for itself), and now and then a steering (see the module doc)."""
+def steered_setup(
+    chooser: Chooser, info: Message, players: int | None = None
+) -> tuple[Message, Steering]:
+    """Players (`players` if given: the run steers toward the map), variants and threshold
+    among what the engine claims, a seeded deal (none for an engine that deals for itself),
+    and now and then a steering (see the module doc)."""
     claimed = [p for p in info.get("players", []) if isinstance(p, int) and 2 <= p <= 6] or [2]
     count = chooser.pick(sorted(claimed))
+    if players in claimed:
+        count = players
     variants = info.get("variants", {})
     push = chooser.pick(variants.get("push") or ["slide"])
     first = chooser.pick(variants.get("first") or ["lowest"])

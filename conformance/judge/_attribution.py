@@ -139,6 +139,17 @@ def blame_verdict(sent: str, before: str, expect: Message, request: Message | No
     return blame_subject(request or {"cmd": _command_of(sent), "action": sent}, before)
 
 
+def blame_wrong_refusal(reply: Message, fallback: Blame) -> Blame:
+    """The engine refused what the reference accepts (a valid set-up, a reachable position, a
+    legal action or new round): it misapplied the rule it named, so the refusal is blamed on
+    that rule; a refusal that names none is blamed as `fallback` (the request's subject)."""
+    error = reply.get("error") if isinstance(reply, dict) else None
+    rule = error.get("rule") if isinstance(error, dict) else None
+    if isinstance(rule, str) and rule in RULE_IDS:
+        return Blame(rule, "verdict (a valid request refused)")
+    return fallback
+
+
 def _command_of(sent: str) -> str:
     word = action_word(sent)
     return {"reveal": "action", "take": "action", "push": "action"}.get(word, word)
@@ -360,8 +371,13 @@ def _loaded_position_rule(base: str, expected: str, variant: Variant) -> str:
             return variant.end_rule
         if "@" not in phase:
             return "T1"
-        # the token holder acts first (T5 moves the token); any later taker is T3's order
-        return "T5" if to_act(expected) == _token_of(expected) else "T3"
+        # the token holder acts first (T5 moves the token); a later taker is T3's order on
+        # turn 1, where the token has not moved, and past it most likely follows a token
+        # moved otherwise (T5): which of the two the engine got wrong, a refusal cannot say
+        turn = position_fields(expected).get("round.turn", "").partition(".")[2]
+        if to_act(expected) == _token_of(expected) or turn != "1":
+            return "T5"
+        return "T3"
     return {"picks": "T1", "centre": "T3"}.get(base, "M3")
 
 
@@ -410,6 +426,9 @@ def blame_step(before: str, sent: str, expected: str, actual: str, deal: Any = N
     if forced is not None:
         rule = action_rule(forced, variant_of(expected))
         return Blame(rule, f"{field_order[0]}, a {action_word(forced)} played unasked")
+    decided = _decided_rule(before, sent, expected, actual)
+    if decided is not None:
+        return decided
     trace = trace_step(before, sent, deal)
     if trace is None or trace.after != expected:
         return blame_position(sent, expected, actual)
@@ -423,6 +442,54 @@ def blame_step(before: str, sent: str, expected: str, actual: str, deal: Any = N
     if traced == "F2" and _start_of(actual) not in trace.tied:
         traced = "F1"  # the first player is not one of the seats tied for the lowest card
     return Blame(traced, field)
+
+
+def _decided_rule(before: str, sent: str, expected: str, actual: str) -> Blame | None:
+    """The rule that decides what differs, where the fields that follow from it would point
+    elsewhere (issue 27): a round that ends one turn early or late is T5's (after 16 turns
+    the round is scored; the totals only follow); with the start seat right, a first taker
+    other than the token holder is T3's ("from the token holder, clockwise"), the token
+    holder of a token passed the other way T5's, and on turn 1 of a later round the seat of
+    the lowest card taking first F4's (F1-F2 are not applied again)."""
+    want, got = position_fields(expected), position_fields(actual)
+    word = action_word(sent)
+    scored_want = want.get("phase") in ("next", "over")
+    scored_got = got.get("phase") in ("next", "over")
+    if word == "push" and scored_want != scored_got:
+        return Blame("T5", "phase (the end of the round)")
+    phase_want, phase_got = want.get("phase", ""), got.get("phase", "")
+    if not (word == "reveal" and phase_want.startswith("take@") and phase_got.startswith("take@")):
+        return None
+    if phase_want == phase_got or want.get("start") != got.get("start"):
+        return None
+    taker = to_act(actual)
+    round_number, _, turn = want.get("round.turn", "").partition(".")
+    later_round = turn == "1" and round_number != "1"
+    if later_round and taker is not None and taker == _lowest_seat(before, expected):
+        return Blame("F4", "phase (the first taker of a later round)")
+    start, players = _start_of(expected), want.get("grids", "").count("|") + 1
+    if start is not None and turn.isdigit() and taker == (start - int(turn) + 1) % players:
+        return Blame("T5", "phase (the token passed the other way)")
+    return Blame("T3", "phase (the first taker)")
+
+
+def _lowest_seat(before: str, expected: str) -> int | None:
+    """The seat that revealed the single lowest card in the reveal that led from `before` to
+    `expected` (None on a tie, or when the positions do not tell)."""
+    try:
+        grids_before = position_fields(before)["grids"].split("|")
+        grids_after = position_fields(expected)["grids"].split("|")
+    except KeyError:
+        return None
+    revealed: list[int] = []
+    for mine, theirs in zip(grids_before, grids_after, strict=False):
+        cells = [a for a, b in zip(mine, theirs, strict=False) if a != b and b == "."]
+        if len(cells) != 1 or cells[0] not in "abcdefghij":
+            return None
+        revealed.append("abcdefghij".index(cells[0]) + 1)
+    if not revealed or revealed.count(min(revealed)) != 1:
+        return None
+    return revealed.index(min(revealed))
 
 
 def _token_of(position: str) -> int | None:
@@ -456,6 +523,13 @@ def _untouched_rule(field: str, before: str, sent: str, expected: str, actual: s
             position_fields(actual).get("centre", "-"),
         )
         return "T3" if len(got.strip("-")) < len(want.strip("-")) else "T1"
+    fields = position_fields(expected)
+    if base == "start" and fields.get("phase") in ("next", "over"):
+        # the start moves only when a new round is dealt (F4), never at scoring
+        return "F4" if variant.match else ("F3" if variant.first == "chosen" else "F1")
+    round_number, _, turn = fields.get("round.turn", "").partition(".")
+    if base in ("start", "removed", "pile") and turn == "1" and round_number != "1":
+        return "F4"  # turn 1 of a later round: F1-F2 are not applied again
     if base in ("start", "removed", "pile"):
         return _step_rule(action_word(sent), base, expected) if first_turn else "T2"
     if base == "round.turn":

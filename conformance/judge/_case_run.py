@@ -38,6 +38,7 @@ from dekal.conformance.judge._attribution import (
     blame_result,
     blame_step,
     blame_verdict,
+    blame_wrong_refusal,
     differing_fields,
     variant_of,
 )
@@ -48,10 +49,13 @@ from dekal.conformance.judge._compare import (
     describe_reply,
     diverge,
     first_result_difference,
+    perft_lines,
     result_shape,
     same_refusal,
     typed,
 )
+from dekal.conformance.judge._own_deal_check import deal_fault
+from dekal.conformance.judge._position_rules import blame_position_refusal
 from dekal_ref.words import plural
 
 
@@ -65,6 +69,13 @@ def blame_request(request: Message, expect: Message, position: str) -> Blame:
     if cmd == "result":
         return blame_result("points", position)
     return Blame(blame_legal(position).rule, cmd)
+
+
+WHO_ACTS = frozenset({"T1", "T3", "T4", "T5"})
+"""Rules an engine names when it reads who acts in a position otherwise (the reveal, the
+taker, the pusher, the token): a valid position it refuses with one of them is blamed on the
+rule that decides who acts there (attribution.blame_refused_position), not on the rule it
+named, which only follows from how it moves the token."""
 
 
 class CaseRun:
@@ -216,7 +227,22 @@ class CaseRun:
             what = (
                 f"new_game: expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
             )
-            raise diverge(0, "new_game", what, self.blame_now)
+            blame = self.blame_now
+            if "position" in request and not expect.get("ok"):
+                position = str(request["position"])
+                blame = blame_position_refusal(position, reply, blame)
+                kind = reply.get("error", {}).get("kind") if not reply.get("ok") else None
+                if kind == "notation" and expect.get("kind") != "notation":
+                    # the line reads (the reference read it): the engine reads who acts in
+                    # it otherwise (take@S naming another seat than its taker)
+                    blame = blame_refused_position(position)
+            raise diverge(0, "new_game", what, blame)
+        if reply.get("ok") and request.get("deal", {}) is None:  # the engine dealt: check it
+            dealt = str(self.ask("position").get("position", ""))
+            fault = deal_fault(dealt, new_round=False)
+            if fault is not None:
+                what = f"the engine's own deal breaks {fault.rule} ({fault.field})"
+                raise diverge(0, "new_game", what, fault, actual=dealt, kind="position")
 
     def new_game(self) -> None:
         """The case's set-up, which the engine must accept (M3 and the rules it checks).
@@ -230,9 +256,29 @@ class CaseRun:
         reply = self.ask("new_game", **self.setup)
         if not reply.get("ok"):
             what = f"expected the set-up accepted, the engine {describe_reply(reply)}"
-            raise diverge(0, "new_game", what, self.blame_now)
+            blame = blame_wrong_refusal(reply, self.blame_now)
+            if "position" in self.setup and blame.rule in WHO_ACTS:
+                blame = self.blame_now  # who acts there follows the token: blamed as it says
+            raise diverge(0, "new_game", what, blame)
+
+    def check_own_new_game(self) -> None:
+        """An own-deal engine given the case's deal as a position deals a new game first, on
+        the case's rules: that deal must be one the rules allow (M1, M3)."""
+        original = self.case.get("setup", {})
+        if not (self.own_deal and "deal" in original and "position" in self.setup):
+            return
+        request = {k: v for k, v in original.items() if k != "deal"}
+        self.blame_now = Blame("M3", "own deal")
+        if not self.ask("new_game", **request, deal=None).get("ok"):
+            return  # a set-up this engine refuses without a deal: judged by the position
+        dealt = str(self.ask("position").get("position", ""))
+        fault = deal_fault(dealt, new_round=False)
+        if fault is not None:
+            what = f"the engine's own deal for a new game breaks {fault.rule} ({fault.field})"
+            raise diverge(0, "new_game", what, fault, actual=dealt, kind="position")
 
     def start(self) -> str:
+        self.check_own_new_game()
         self.new_game()
         sent = "position" if "position" in self.setup else "new_game"
         return self.check_position(0, sent, self.case["start"]["position"])
@@ -318,6 +364,8 @@ class CaseRun:
                 what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
                 request = {"cmd": "action", "action": sent} if "action" in step else None
                 blame = blame_verdict(sent, position, expect, request)
+                if expect["ok"]:
+                    blame = blame_wrong_refusal(reply, blame)
                 wanted, actual = (
                     expect.get("position", position),
                     self.ask("position").get("position"),
@@ -369,7 +417,8 @@ class CaseRun:
         reply = self.ask("new_round", deal=None)
         if not same_refusal(expect, reply):
             what = f"expected {describe_expect(expect)}, the engine {describe_reply(reply)}"
-            raise diverge(number, "new_round", what, blame_verdict("new_round", position, expect))
+            blame = blame_verdict("new_round", position, expect)
+            raise diverge(number, "new_round", what, blame_wrong_refusal(reply, blame))
         if not expect["ok"]:
             return self.check_position(number, "new_round", position, after_refusal=True)
         wanted = str(expect["position"])
@@ -383,10 +432,17 @@ class CaseRun:
             raise diverge(
                 number, "new_round", what, blame, expected=wanted, actual=dealt, kind="position"
             )
+        fault = deal_fault(dealt, new_round=True)
+        if fault is not None:  # M1, M3, M5 hold for any deal, the engine's own too
+            what = f"the engine's own deal breaks {fault.rule} ({fault.field})"
+            raise diverge(
+                number, "new_round", what, fault, expected=wanted, actual=dealt, kind="position"
+            )
         self.blame_now = blame_refused_position(wanted)
-        if not self.ask("new_game", position=wanted).get("ok"):
+        reloaded = self.ask("new_game", position=wanted)
+        if not reloaded.get("ok"):
             what = "the engine did not load the position of the case's deal"
-            raise diverge(number, "new_round", what, self.blame_now)
+            raise diverge(number, "new_round", what, blame_wrong_refusal(reloaded, self.blame_now))
         return self.check_position(number, "new_round", wanted, expect.get("result"))
 
     def run_request_step(self, number: int, step: Message, position: str) -> None:
@@ -405,6 +461,10 @@ class CaseRun:
             if answer != expect["reply"]:
                 what, blame = "the answer differs", blame_request(request, expect, position)
                 wanted, got = json.dumps(expect["reply"]), json.dumps(answer)
+                if request["cmd"] == "perft" and isinstance(answer.get("divide"), dict):
+                    # entry by entry, as a perft case's count is, not two long JSON lines
+                    lines = perft_lines(expect["reply"], answer.get("nodes"), answer["divide"])
+                    what, wanted, got = "the perft count differs", "", "\n".join(lines)
                 raise diverge(number, sent, what, blame, expected=wanted, actual=got)
         self.check_position(number, sent, position, after_refusal=not expect["ok"])
 

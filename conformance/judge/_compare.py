@@ -169,3 +169,19 @@ def compare_sets(
             expected=" ".join(expected),
             actual=" ".join(actual),
         )
+
+
+def perft_lines(
+    wanted: Message, nodes: object, divide: dict[str, object], limit: int = 8
+) -> list[str]:
+    """A perft answer compared entry by entry, as reports draw it: the node count, then each
+    divide entry that differs (`reveals a1,b2: expected 4, engine 3`), at most `limit`."""
+    lines = [f"nodes: expected {wanted['nodes']}, engine {nodes}"]
+    for key in sorted(set(wanted["divide"]) | set(divide)):
+        want, got = wanted["divide"].get(key, "absent"), divide.get(key, "absent")
+        if want != got:
+            lines.append(f"  {key}: expected {want}, engine {got}")
+        if len(lines) > limit:
+            lines.append("  …")
+            break
+    return lines

@@ -114,8 +114,8 @@ def _from_json(text: str, source: str) -> ExpectedFailures:
     if not isinstance(data, list):
         raise NotationError(
             "--expect",
-            f"{source}: a JSON --expect is a list of {{\"case\", \"rule\", \"reason\"}} objects"
-            f" (\"case\" and \"reason\" optional), not {describe_json(data)}",
+            f'{source}: a JSON --expect is a list of {{"case", "rule", "reason"}} objects'
+            f' ("case" and "reason" optional), not {describe_json(data)}',
         )
     entries = []
     for index, item in enumerate(data):
@@ -125,6 +125,6 @@ def _from_json(text: str, source: str) -> ExpectedFailures:
             raise NotationError("--expect", f"{said}; {FORMAT}")
         case, reason = item.get("case"), item.get("reason", DEFAULT_REASON)
         if (case is not None and not isinstance(case, str)) or not isinstance(reason, str):
-            raise NotationError("--expect", f"{where}: \"case\" and \"reason\" are strings")
+            raise NotationError("--expect", f'{where}: "case" and "reason" are strings')
         entries.append(Expected(str(item["rule"]), case, reason or DEFAULT_REASON))
     return ExpectedFailures(tuple(entries))

@@ -18,7 +18,7 @@ from dekal.conformance.judge._attribution import (
     variant_of,
 )
 from dekal.conformance.judge._case_run import CaseRun
-from dekal.conformance.judge._compare import Diverged, describe_reply, diverge
+from dekal.conformance.judge._compare import Diverged, describe_reply, diverge, perft_lines
 
 
 class PerftRun(CaseRun):
@@ -46,14 +46,7 @@ class PerftRun(CaseRun):
         expect = self.case["expect"]
         if nodes == expect["nodes"] and divide == expect["divide"]:
             return
-        lines = [f"nodes: expected {expect['nodes']}, engine {nodes}"]
-        for key in sorted(set(expect["divide"]) | set(divide)):
-            want, got = expect["divide"].get(key, "absent"), divide.get(key, "absent")
-            if want != got:
-                lines.append(f"  {key}: expected {want}, engine {got}")
-            if len(lines) > 8:
-                lines.append("  …")
-                break
+        lines = perft_lines(expect, nodes, divide)
         try:
             path, found, blame = self.descend(reference, depth, expect["divide"], divide)
         except Diverged as diverged:  # a position on the way down already differs

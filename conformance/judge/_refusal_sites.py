@@ -166,18 +166,19 @@ class DirectReference:
         pass
 
 
-def reached_sites(cases: list[dict[str, Any]]) -> set[Site]:
-    """The refusal sites a run of `cases` on the reference reaches."""
+def reached_sites(cases: list[dict[str, Any]], engine: DirectReference | None = None) -> set[Site]:
+    """The refusal sites a run of `cases` on the reference reaches (`engine`: the reference
+    driven so, e.g. one that also reads the situations it plays: judge._situations)."""
     from dekal.conformance.judge._runner import run_suite
 
     with recording() as reached:
-        run = run_suite(DirectReference(), cases)
+        run = run_suite(engine or DirectReference(), cases)
     failed = [o.id for o in run.outcomes if o.status not in ("pass", "skip")]
     if failed:
         raise AssertionError(f"the reference does not pass its own suite: {failed[:5]}")
     return reached
 
 
-def unreached(cases: list[dict[str, Any]]) -> list[Site]:
+def unreached(cases: list[dict[str, Any]], engine: DirectReference | None = None) -> list[Site]:
     """The refusal sites that neither the cases reach nor UNREACHABLE explains."""
-    return sorted(refusal_sites() - reached_sites(cases) - set(UNREACHABLE))
+    return sorted(refusal_sites() - reached_sites(cases, engine) - set(UNREACHABLE))

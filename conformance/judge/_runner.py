@@ -22,6 +22,7 @@ from dekal.conformance.cases._own_deal import MODE_REASON, cannot_run
 from dekal.conformance.cases._vectors import SUITE_VERSION, Case
 from dekal.conformance.drive._engine_link import Engine, EngineError
 from dekal.conformance.drive._protocol import Message
+from dekal.conformance.drive._protocol_schema import ProtocolViolation, shown_value
 from dekal.conformance.judge._attribution import Blame
 from dekal.conformance.judge._case_run import CaseRun
 from dekal.conformance.judge._compare import (
@@ -30,6 +31,7 @@ from dekal.conformance.judge._compare import (
 )
 from dekal.conformance.judge._expect import ExpectedFailures
 from dekal.conformance.judge._perft_run import PerftRun
+from dekal_ref.reading import shortened
 
 STATUSES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 
@@ -76,6 +78,10 @@ def run_case(engine: Engine, case: Case, timeout: float) -> Outcome:
         divergence = diverged.divergence
         seconds = time.monotonic() - started
         return Outcome(case, "fail", divergence, seconds=seconds, blame=divergence.blame)
+    except ProtocolViolation as violation:  # --strict-protocol: a failure naming the field
+        divergence = schema_divergence(violation, case_run.blame_now)
+        seconds = time.monotonic() - started
+        return Outcome(case, "fail", divergence, seconds=seconds, blame=divergence.blame)
     except EngineError as error:
         seconds = time.monotonic() - started
         return Outcome(case, "error", message=str(error), seconds=seconds, blame=case_run.blame_now)
@@ -86,6 +92,24 @@ def run_case(engine: Engine, case: Case, timeout: float) -> Outcome:
         return Outcome(case, "error", message=message, seconds=seconds, blame=case_run.blame_now)
     message = "; ".join(case_run.notes)
     return Outcome(case, "pass", message=message, seconds=time.monotonic() - started)
+
+
+def schema_divergence(violation: ProtocolViolation, blame: Blame | None) -> Divergence:
+    """A reply that breaks the protocol's schema (--strict-protocol), as the case's failure:
+    blamed on the rule of the request in flight, the field named after the reply's."""
+    request, found = violation.request, violation.violation
+    sent = " ".join(
+        [str(request.get("cmd")), *(f"{k}={v!r}" for k, v in request.items() if k != "cmd")]
+    )
+    return Divergence(
+        None,
+        shortened(sent, 120),
+        f"the reply breaks the protocol's schema at {found.field}: {found.message}",
+        expected=f"{found.definition} in spec/schemas/protocol.schema.json",
+        actual=shown_value(found.value),
+        rule=blame.rule if blame is not None else "",
+        field=f"reply field {found.field}",
+    )
 
 
 @dataclass

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from dekal.conformance.drive._protocol import position_fields
 from dekal.conformance.report._grid_pictures import (
     MAX_SEATS,
     cancelled_pictures,
@@ -82,9 +83,36 @@ def pictures(inner: str) -> str:
 # --- One drawing per kind -----------------------------------------------------------------
 
 
+CARD_FIELDS = ("centre", "pile", "removed")  # the cards a position lists outside the grids
+
+
 def draw_position(divergence: Divergence) -> str:
+    """The fields table, then both positions drawn; when only cards outside the grids differ
+    (the centre, the pile, the removed cards), those card by card instead of the same grids
+    twice."""
     expected, actual = texts(divergence)
-    return fields_table(expected, actual) + pictures(position_pictures(expected, actual))
+    want, got = position_fields(expected), position_fields(actual)
+    differing = {name for name in {*want, *got} if want.get(name) != got.get(name)}
+    if not differing or not differing <= set(CARD_FIELDS):
+        return fields_table(expected, actual) + pictures(position_pictures(expected, actual))
+    parts = [
+        fields_table(expected, actual),
+        '<p class="same">every grid is the same on both sides</p>',
+    ]
+    for name in CARD_FIELDS:
+        a, b = want.get(name, ""), got.get(name, "")
+        if a != b:
+            a, b = ("" if a == "-" else a), ("" if b == "-" else b)
+            rows = [
+                (
+                    f"{name}, card {k + 1}",
+                    a[k] if k < len(a) else "absent",
+                    b[k] if k < len(b) else "absent",
+                )
+                for k in range(max(len(a), len(b)))
+            ]
+            parts.append(comparison_table(rows, f"cards {name}", (name, "expected", "engine")))
+    return "".join(parts)
 
 
 def draw_public(divergence: Divergence) -> str:
@@ -361,4 +389,22 @@ def divergence_html(divergence: Divergence) -> str:
     body = DRAWINGS[name](divergence)
     if "<svg" not in body and "<table" not in body:  # nothing in it read: table it as it is
         name, body = "values", draw_values(divergence)
-    return f'<div class="drawing" data-drawing="{name}">{verdict}{body}</div>'
+    return f'<div class="drawing" data-drawing="{name}">{verdict}{body}{legend_html(body)}</div>'
+
+
+LEGEND = (  # (what in a drawing shows the mark, what the mark means)
+    ('data-differs="', "outlined: a cell that differs between the two sides"),
+    ('data-state="face-down"', "dark: a face-down card (its value drawn, unseen by the players)"),
+    ('data-state="hole"', "dashed: the hole, the empty cell a push fills"),
+    ('data-state="cancelled"', "struck through: a card S1 cancels"),
+    ('data-picked="true"', "thick border: a cell picked this turn, not revealed yet"),
+    ('class="differs"', "highlighted row: the two sides differ"),
+)
+
+
+def legend_html(body: str) -> str:
+    """A legend for the marks the drawing holds (none when it holds none)."""
+    items = [meaning for mark, meaning in LEGEND if mark in body]
+    if not items:
+        return ""
+    return '<p class="legend">' + "; ".join(esc(item) for item in items) + ".</p>"

@@ -29,6 +29,7 @@ from dekal.conformance.report._pictures import (
     positions_picture,
     result_picture,
 )
+from dekal.conformance.report._rule_rows import first_of_each_rule, rule_rows, verdict_line
 
 REPORT_VERSION = 1
 """The shape of the JSON report; raised whenever a field changes meaning or goes away."""
@@ -43,7 +44,8 @@ LABELS = {
 }
 MATRIX_NOTE = (
     "(a failure or error counts under the rule it breaks; "
-    "passes and skips under every rule the case covers)"
+    "passes and skips under every rule the case covers; "
+    "✗: failures that fail the run)"
 )
 
 
@@ -69,16 +71,38 @@ def summary(run: Run) -> dict[str, int]:
     return {status: run.count(status) for status in STATUSES}
 
 
+def judged(run: Run) -> dict[str, Any]:
+    """What dekal.conformance.report._rule_rows reads of a run: its cases as the JSON
+    report writes them, and whether should-level failures count."""
+    return {
+        "cases": [outcome_json(o) for o in run.outcomes],
+        "strict": run.strict,
+        "aborted": run.aborted or None,
+    }
+
+
+TITLE_CHARS = 30
+
+
 def matrix_text(run: Run) -> str:
+    """One line per rule (its ID and title), its cases by status; `✗` only where failures
+    fail the run; what the counts do not say (failures blamed on other rules, not run)."""
     columns = [s for s in STATUSES if run.count(s) or s in ("pass", "fail", "error")]
-    header = "rule  " + "".join(LABELS[s].rjust(max(7, len(LABELS[s]) + 2)) for s in columns)
+    width = {s: max(7, len(LABELS[s]) + 2) for s in columns}
+    lead = 4 + TITLE_CHARS
+    header = "rule".ljust(lead) + "".join(LABELS[s].rjust(width[s]) for s in columns)
     lines = [header]
-    for rule, row in rule_matrix(run).items():
+    for row in rule_rows(judged(run)):
+        title = row.title if len(row.title) <= TITLE_CHARS else row.title[: TITLE_CHARS - 1] + "…"
+        head = f"{row.rule:<3} {title:<{TITLE_CHARS}}"
+        if row.state == "not run":
+            lines.append(f"{head}{'not run'.rjust(sum(width.values()))}")
+            continue
         cells = "".join(
-            (str(row[s]) if row[s] else "·").rjust(max(7, len(LABELS[s]) + 2)) for s in columns
+            (str(row.counts[s]) if row.counts[s] else "·").rjust(width[s]) for s in columns
         )
-        flag = "  ✗" if row["fail"] or row["error"] or row["xpass"] else ""
-        lines.append(f"{rule:<5} {cells}{flag}")
+        flag = "  ✗" if row.state == "broken" else "   "
+        lines.append(f"{head}{cells}{flag} {row.note}".rstrip())
     lines.append(MATRIX_NOTE)
     return "\n".join(lines)
 
@@ -97,8 +121,11 @@ def divergence_text(divergence: Divergence) -> str:
             picture = grids_picture(divergence.expected, divergence.actual, divergence.marks)
         except (IndexError, ValueError):
             picture = f"expected {divergence.expected}\nengine   {divergence.actual}"
-        if any(divergence.marks):
-            picture += "\n(cancelled cells are bracketed)"
+        picture += "\n" + (
+            "(cancelled cells are bracketed; * a cell that differs)"
+            if any(divergence.marks)
+            else "(* a cell that differs)"
+        )
     elif divergence.kind == "result":
         picture = result_picture(divergence.expected, divergence.actual, divergence.context)
     elif divergence.expected or divergence.actual:
@@ -136,13 +163,19 @@ def run_text(run: Run, show: int = 20) -> str:
     info = run.info
     name = f"{info.get('name', run.engine)} {info.get('version', '')}".strip()
     totals = ", ".join(f"{run.count(s)} {LABELS[s]}" for s in STATUSES if run.count(s))
+    verdict = verdict_line(judged(run))
     parts = [
+        verdict,
         f"engine {name} ({run.engine}), suite {run.suite}, protocol {PROTOCOL_VERSION}",
         matrix_text(run),
         f"{len(run.outcomes)} case{'' if len(run.outcomes) == 1 else 's'}: {totals}",
         coverage_text(run),
     ]
-    shown = run.not_passing
+    shown = first_of_each_rule(
+        run.not_passing,
+        lambda o: o.blame.rule if o.blame is not None else "",
+        lambda o: o.case.get("level") == "must",
+    )
     for outcome in shown[:show]:
         parts.append(outcome_text(outcome))
     if len(shown) > show:
@@ -156,6 +189,7 @@ def run_text(run: Run, show: int = 20) -> str:
         parts.append(f"run stopped: {run.stopped}")
     if run.aborted:
         parts.append(f"run stopped: {run.aborted}")
+    parts.append(verdict)
     return "\n\n".join(parts)
 
 
@@ -218,6 +252,7 @@ def run_json(run: Run) -> dict[str, Any]:
     return {
         "engine": run.engine,
         "suite": run.suite,
+        "strict": run.strict,  # should-level failures count (--strict): the verdict says so
         "hello": run.info,
         "summary": summary(run),
         "rules": rule_matrix(run),
@@ -254,7 +289,16 @@ def _properties(parent: ET.Element, values: dict[str, str]) -> None:
 
 def coverage_properties(run: Run) -> dict[str, str]:
     """The coverage of a run as JUnit properties (name -> value)."""
-    values: dict[str, str] = {"report_version": str(REPORT_VERSION)}
+    values: dict[str, str] = {
+        "report_version": str(REPORT_VERSION),
+        "verdict": verdict_line(judged(run)),
+    }
+    for judged_row in rule_rows(
+        judged(run)
+    ):  # the matrix's judgement of each rule, as text and HTML
+        values[f"rule.{judged_row.rule}"] = f"{judged_row.title}: {judged_row.state}" + (
+            f"; {judged_row.note}" if judged_row.note else ""
+        )
     for key, figure in (("claimed", claimed_coverage(run)), ("core", core_coverage(run))):
         values[f"coverage.{key}"] = f"{figure.count}/{figure.of}"
         values[f"coverage.{key}.text"] = str(figure)

@@ -31,6 +31,8 @@ from dekal.conformance.judge._coverage import RULE_ORDER
 from dekal.conformance.report._divergence import divergence_html
 from dekal.conformance.report._html_tables import SHOWN_CHARS, esc
 from dekal.conformance.report._report_schema import problem as schema_problem
+from dekal.conformance.report._rule_rows import first_of_each_rule, rule_rows, verdict_line
+from dekal.conformance.report._rule_titles import rule_titles
 from dekal_ref.errors import NotationError
 from dekal_ref.json_reading import read_json
 from dekal_ref.reading import shortened
@@ -52,7 +54,12 @@ mark { background: #f5b041; }
 td.cell { text-align: right; font-variant-numeric: tabular-nums; }
 .pass { background: #e3f4e1; } .fail { background: #f9d6d2; }
 .error { background: #fbe3b8; } .skip { background: #eeeeee; color: #666; }
-.none { color: #aaa; }
+.none { color: #777; background: #f4f4f4; }
+.elsewhere { background:
+  repeating-linear-gradient(45deg, #e3f4e1 0 6px, #f9d6d2 6px 12px); }
+.should { background: #fdf2c4; } .title { font-weight: normal; color: #555; }
+p.verdict.fail strong { color: #a61b0d; }
+p.verdict.pass strong { color: #1e6b1a; }
 section.failure { border-top: 1px solid #ccc; padding: 0.5em 0; }
 .pictures, .seats { display: flex; flex-wrap: wrap; gap: 1.5em; }
 .picture h4 { margin: 0.2em 0; }
@@ -177,31 +184,66 @@ def figure_text(count: int, of: int) -> str:
 
 
 def matrix_html(columns: list[dict[str, Any]]) -> str:
-    """Rules M1…B1 down, one column per engine; each cell counts its cases by status."""
+    """Rules M1…B1 down (each with its title), one column per engine; each cell counts its
+    cases by status, and says what the counts do not (dekal.conformance.report._rule_rows):
+    failures blamed on other rules (never coloured as a pass), not run."""
     head = "".join(
         f"<th{attributes({'data-engine': engine_name(e), 'data-column': i})}>"
         f"{esc(engine_name(e))}</th>"
         for i, e in enumerate(columns)
     )
+    judged = [{row.rule: row for row in rule_rows(engine)} for engine in columns]
     rows = [f'<tr><th scope="col">rule</th>{head}</tr>']
     for rule in RULE_ORDER:
         cells = []
         for column, engine in enumerate(columns):
             row = engine["rules"].get(rule, {})
             counts = {status: _count(row, status) for status in STATUSES}
+            judged_row = judged[column].get(rule)
+            state = judged_row.state if judged_row is not None else "not run"
+            note = judged_row.note if judged_row is not None else "not run"
             shown = [f"{counts[s]} {s}" for s in STATUSES if counts[s]]
+            text = (
+                "not run"
+                if state == "not run"
+                else "; ".join(part for part in (", ".join(shown), note) if part)
+            )
             data = {
                 "data-rule": rule,
                 "data-engine": engine_name(engine),
                 "data-column": column,
+                "data-state": state,
+                "data-elsewhere": judged_row.elsewhere if judged_row is not None else 0,
                 **{f"data-{s}": counts[s] for s in STATUSES},
             }
-            cls = cell_class(counts)
-            cells.append(
-                f'<td class="cell {cls}"{attributes(data)}>{esc(", ".join(shown) or "·")}</td>'
+            cls = {"elsewhere": "elsewhere", "should": "should", "not run": "none"}.get(
+                state, cell_class(counts)
             )
-        rows.append(f'<tr data-rule="{rule}"><th scope="row">{rule}</th>{"".join(cells)}</tr>')
-    return '<table class="matrix">\n' + "\n".join(rows) + "\n</table>"
+            cells.append(f'<td class="cell {cls}"{attributes(data)}>{esc(text)}</td>')
+        title = rule_titles().get(rule, "")
+        rows.append(
+            f'<tr data-rule="{rule}"><th scope="row">{rule} <span class="title">'
+            f"{esc(title)}</span></th>{''.join(cells)}</tr>"
+        )
+    legend = (
+        '<p class="legend">Colours: <span class="pass">passes</span>, <span class="fail">'
+        'failures under this rule</span>, <span class="error">errors</span>, <span '
+        'class="elsewhere">its own cases pass, cases covering it fail (blamed on other rules)'
+        '</span>, <span class="should">should-level failures only</span>, <span class="none">'
+        "not run</span>.</p>"
+    )
+    return '<table class="matrix">\n' + "\n".join(rows) + "\n</table>" + legend
+
+
+def verdicts_html(columns: list[dict[str, Any]], where: str) -> str:
+    """Each engine's verdict line (`FAIL: 3 rules broken, …` / `PASS: 1403 cases`)."""
+    lines = "".join(
+        f'<p class="verdict {"pass" if verdict_line(e).startswith("PASS") else "fail"}"'
+        f"{attributes({'data-engine': engine_name(e), 'data-where': where})}>"
+        f"<strong>{esc(engine_name(e))}: {esc(verdict_line(e))}</strong></p>"
+        for e in columns
+    )
+    return f'<div class="verdicts">{lines}</div>'
 
 
 def coverage_html(columns: list[dict[str, Any]]) -> str:
@@ -303,7 +345,9 @@ def failure_html(case: dict[str, Any], engine: dict[str, Any], drawn: bool) -> s
 
 
 def failures_html(engine: dict[str, Any], show: int) -> str:
-    failing = [c for c in engine["cases"] if c.get("status") in NOT_PASSING]
+    """Every case not passing: must before should, the first failure of each rule before
+    the second of any; the first `show` drawn in full."""
+    failing = first_of_each_rule([c for c in engine["cases"] if c.get("status") in NOT_PASSING])
     name = esc(engine_name(engine))
     if not failing:
         return f"<h2>{name}: no failure</h2>"
@@ -336,6 +380,7 @@ def html_page(reports: list[dict[str, Any]], show: int = 20) -> str:
     columns = [engine for report in reports for engine in report["engines"]]
     body = [
         header_html(reports, columns),
+        verdicts_html(columns, "first"),
         "<h2>Rules</h2>",
         "<p>A failure or error counts under the rule it breaks; passes and skips under every"
         " rule the case covers.</p>",
@@ -344,6 +389,7 @@ def html_page(reports: list[dict[str, Any]], show: int = 20) -> str:
         coverage_html(columns),
         *(skipped_html(engine) for engine in columns),
         *(failures_html(engine, show) for engine in columns),
+        verdicts_html(columns, "last"),
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'

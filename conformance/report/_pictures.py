@@ -15,6 +15,7 @@ from dekal.conformance.drive._protocol import position_fields
 from dekal_ref.position import HIDDEN_LETTERS, POSITION_FIELDS
 
 CELL_WIDTH = 4
+GRID_LEGEND = "(* a cell that differs; ·7 a face-down 7; . the hole)"
 COLUMN_GAP = "    "
 
 
@@ -96,6 +97,8 @@ def positions_picture(expected: str, actual: str) -> str:
             lines.append(f"seat {seat}: expected {a!r}, engine {b!r}")
             continue
         lines.extend(side_by_side(left, right))
+    if any(line.startswith("seat ") and ", expected" in line for line in lines):
+        lines.append(GRID_LEGEND)
     lines.append(f"expected: {expected}")
     lines.append(f"engine:   {actual}")
     return "\n".join(lines)

@@ -14,6 +14,7 @@ from typing import Any
 
 from dekal.conformance.judge._runner import STATUSES
 from dekal.conformance.report._formats import LABELS
+from dekal.conformance.report._rule_rows import verdict_line
 
 NOT_PASSING = ("fail", "error", "xpass")  # as Run.not_passing
 
@@ -25,7 +26,8 @@ def _share(figure: Mapping[str, Any], name: str) -> str:
 
 
 def engine_text(engine: Mapping[str, Any], show: int) -> str:
-    """One engine of a report: who, how many cases of each status, coverage, what failed."""
+    """One engine of a report: its verdict line, who, how many cases of each status,
+    coverage, what failed."""
     hello = engine.get("hello") or {}
     name = f"{hello.get('name', engine.get('engine', '?'))} {hello.get('version', '')}".strip()
     counts = engine.get("summary") or {}
@@ -34,8 +36,9 @@ def engine_text(engine: Mapping[str, Any], show: int) -> str:
         f"{counts[status]} {LABELS[status]}" for status in STATUSES if counts.get(status)
     )
     lines = [
+        verdict_line(engine),
         f"engine {name} ({engine.get('engine', '?')}), suite {engine.get('suite', '?')}: "
-        f"{total} case{'' if total == 1 else 's'}: {by_status or 'none run'}"
+        f"{total} case{'' if total == 1 else 's'}: {by_status or 'none run'}",
     ]
     coverage = engine.get("coverage") or {}
     if "claimed" in coverage:

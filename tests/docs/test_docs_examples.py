@@ -36,8 +36,10 @@ from support.doc_pages import (
     difference,
     examples,
     fenced_blocks,
+    files_used,
     first_difference,
     pages,
+    saved_files,
     shows,
 )
 from typer.testing import CliRunner
@@ -57,6 +59,10 @@ class Setting:
     files: dict[str, str] = field(default_factory=dict)
     # rewrites both the page's output and the command's before they are compared
     normalize: Normalize | None = None
+    # the page is followed top to bottom in one fresh folder: each file it says to save
+    # ("Save this as `NAME`", tests/support/doc_pages.py) is written when the page shows it, and its
+    # examples run there in page order
+    in_order: bool = False
 
 
 TIMES = re.compile(r"\b[\d,]+(?:\.\d+)? s\b")
@@ -126,14 +132,10 @@ def _replays(command: list[str], answer: dict[str, object]) -> bool:
 
 SETTINGS: dict[str, Setting] = {
     "docs/validate.md": Setting(
-        reason="its examples run the page's own Python engine, saved as diagonal_engine.py, "
-        "read the --expect files it shows and write report.html and badge.svg: they run in a "
-        "fresh folder",
-        files={
-            "diagonal_engine.py": "python",
-            "known.txt": "text known.txt",
-            "wrong-rule.txt": "text wrong-rule.txt",
-        },
+        reason="a reader follows it from an empty folder: its examples run the page's own "
+        "Python engine and read the --expect files it says to save, and write report.html "
+        "and badge.svg",
+        in_order=True,
     ),
     "docs/puzzles.md": Setting(
         reason="solve times vary",
@@ -172,9 +174,54 @@ def test_every_page_setting_names_a_page_that_shows_examples() -> None:
     assert set(SETTINGS) <= {e.page for e in EXAMPLES}
 
 
-def prepare(example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Setting:
+class FollowedPages:
+    """One fresh folder per page followed in order (Setting.in_order), kept for the module:
+    the examples run in page order, so each finds what the page has shown and done above it."""
+
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self.factory = factory
+        self.folders: dict[str, Path] = {}
+
+    def folder(self, example: Example) -> Path:
+        if example.page not in self.folders:
+            self.folders[example.page] = self.factory.mktemp("followed")
+        folder = self.folders[example.page]
+        for line, name, text in saved_files(ROOT / example.page):
+            if line < example.line:
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                (folder / name).write_text(text, encoding="utf-8")
+        return folder
+
+
+@pytest.fixture(scope="module")
+def followed(tmp_path_factory: pytest.TempPathFactory) -> FollowedPages:
+    return FollowedPages(tmp_path_factory)
+
+
+def test_every_file_an_example_uses_is_saved_above_it() -> None:
+    """On a page followed in order, a command that reads a file of the working folder (a
+    --python module, an --expect file) comes after the block that says to save it."""
+    late = []
+    for page in (name for name, setting in SETTINGS.items() if setting.in_order):
+        saved = saved_files(ROOT / page)
+        for example in (e for e in EXAMPLES if e.page == page):
+            above = {name for line, name, _ in saved if line < example.line}
+            late += [
+                f"{example.where}: {name}"
+                for name in files_used(example.command)
+                if name not in above
+            ]
+    assert late == [], "used before the page says to save them (Save this as `NAME`)"
+
+
+def prepare(
+    example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, followed: FollowedPages
+) -> Setting:
     setting = SETTINGS.get(example.page, Setting(reason="defaults"))
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    if setting.in_order:
+        monkeypatch.chdir(followed.folder(example))
+        return setting
     if not setting.files:
         monkeypatch.chdir(ROOT)
         return setting
@@ -216,14 +263,16 @@ def run(command: str) -> tuple[int, str]:
         for e in EXAMPLES
     ],
 )
-def test_console_example(example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_console_example(
+    example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, followed: FollowedPages
+) -> None:
     if example.run_by is not None:
         module = (ROOT / example.run_by).read_text(encoding="utf-8")
         assert f"$ {example.command}" in module, (
             f"{example.where}: {example.run_by} does not run it"
         )
         return
-    setting = prepare(example, tmp_path, monkeypatch)
+    setting = prepare(example, tmp_path, monkeypatch, followed)
     code, output = run(example.command)
     expected = example.expected
     if setting.normalize is not None:

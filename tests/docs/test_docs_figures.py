@@ -64,7 +64,10 @@ def smoke_about() -> tuple[str, ...]:
 
 
 def more_than_a_thousand() -> tuple[str, ...]:
-    return ("thousand",) if 1000 < suite_size() < 2000 else (f"{suite_size()} (not a thousand)",)
+    """The suite's size in whole thousands, in words ("more than two thousand cases")."""
+    words = ("", "a", "two", "three", "four", "five")
+    thousands = suite_size() // 1000
+    return (words[thousands],) if 0 < thousands < len(words) else (str(suite_size()),)
 
 
 def puzzle_count() -> tuple[str, ...]:
@@ -176,7 +179,7 @@ FIGURES = [
     ),
     Figure(
         "docs/validate.md",
-        r"plays more than a (\w+) cases",
+        r"plays more than (\w+) thousand cases",
         more_than_a_thousand,
         "the size of the current suite",
     ),

@@ -27,7 +27,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.doc_pages import ROOT, fenced_blocks, pages
+from support.doc_pages import ROOT, fenced_blocks, pages, saved_files
 
 EXTENSIONS = "md|py|json|jsonl|dkr|js|toml|txt|yml|yaml|sh|cfg|html|svg|xml|csv|ipynb"
 LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -47,11 +47,11 @@ EXCEPTIONS: dict[str, str] = {
     r"^(?:dekal\.|dekal\.bots\.|dekal\.simulation\.|engine/|bots/|simulation/)x(?:\.py)?$": "the "
     "placeholder module x of docs/contracts.md's rule for module names",
     r"^[\dT.?]+(?:/[\dT.?]+)+/?$": "a grid in notation (99.9/9999/9999/????)",
-    r"^(?:report|mine|ours|known|badge|game|out|results|campaign|report-\w+)\.\w+$": "a file "
+    r"^(?:report|mine|ours|known|badge|game|out|results|campaign|report-\w+|conformance|trend"
+    r"|r-[\d.]+)\.\w+$": "a file "
     "the reader's own command writes or reads (--html report.html, --expect known.txt)",
     r"^/tmp/": "a file an example writes in the temporary folder",
     r"^~/": "a file in the reader's home folder",
-    r"^diagonal_engine\.py$": "the example engine docs/validate.md asks the reader to save",
     r"^(?:engine\.js|my-engine\.py|engine\.py)$": "the reader's own engine (an example "
     "command line) or, in examples/engines/js/README.md, its own folder's file",
     r"^\.dekal-": "a cache or output file the tools write",
@@ -149,10 +149,11 @@ PAGES = pages()
 def test_every_name_a_page_gives_exists(page: Path) -> None:
     where = page.relative_to(ROOT)
     text = page.read_text(encoding="utf-8")
+    saved = {name for _, name, _ in saved_files(page)}  # "Save this as `NAME`": the reader's
     missing = [
         f"{where}:{number}: {kind} {name!r} does not exist"
         for number, kind, name in names(text) + shell_paths(text)
-        if not exists(page, kind, name)
+        if name not in saved and not exists(page, kind, name)
     ]
     assert missing == [], "\n".join(missing)
 

@@ -50,6 +50,7 @@ BASELINES: dict[str, str] = {
     "conformance run": "--engine ref --filter perft-0001",
     "conformance fuzz": "--engine ref --games 1 --no-db --shrink-seconds 0",
     "conformance report": "{place}/report.json --badge {place}/badge.svg",
+    "conformance trend": "{place}/report.json {place}/report.json --html {place}/trend.html",
 }
 """Command path -> its cheap invocation ({place}: a folder with a saved `conformance run`
 report)."""

@@ -16,6 +16,9 @@ How a page's examples are read, the one convention for every page:
 * `<!-- run by tests/test_x.py -->` on the line just before a fence: the block shows what
   another install prints (the core install, without an extra), and that test module runs it
   there; the runner checks only that the module names each of the block's commands.
+* "Save this as `NAME`" in the paragraph just before a fence: the block is a file the reader
+  saves under NAME, and the examples after it may use it (a page followed in order,
+  tests/docs/test_docs_examples.py: its examples run top to bottom in one fresh folder).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ FENCE = re.compile(r"^( *)(`{3,})(.*)$")
 DEEP_MARK = "<!-- deep -->"
 RUN_BY = re.compile(r"^<!-- run by (tests/[\w/]+\.py) -->$")
 CUT = "…"
+SAVE_AS = re.compile(r"[Ss]ave this\s+as\s+`([^`\s]+)`")
 
 
 def pages() -> list[Path]:
@@ -66,6 +70,18 @@ class Block:
     lines: tuple[str, ...]
     deep: bool
     run_by: str | None = None
+    saved_as: str | None = None  # "Save this as `NAME`" just before it: a file to save
+
+
+def paragraph_before(lines: list[str], number: int) -> str:
+    """The paragraph that ends just before line `number` (0-based), joined into one line."""
+    end = number
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    start = end
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    return " ".join(line.strip() for line in lines[start:end])
 
 
 def fenced_blocks(text: str) -> list[Block]:
@@ -87,7 +103,9 @@ def fenced_blocks(text: str) -> list[Block]:
         while end < len(lines) and lines[end].strip() != ticks:
             body.append(lines[end][indent:] if lines[end][:indent].strip() == "" else lines[end])
             end += 1
-        found.append(Block(info, number + 2, tuple(body), deep, run_by))
+        saves = SAVE_AS.findall(paragraph_before(lines, number))
+        saved_as = saves[-1] if saves else None
+        found.append(Block(info, number + 2, tuple(body), deep, run_by, saved_as))
         number = end + 1
     return found
 
@@ -155,3 +173,22 @@ def difference(example: Example, actual: str) -> str:
         f"{example.where}: `$ {example.command}` prints other lines than the page shows\n"
         f"{first_difference(example, actual)}\n" + "\n".join(diff)
     )
+
+
+def saved_files(page: Path) -> list[tuple[int, str, str]]:
+    """The files a page asks its reader to save, in page order: (the block's first line,
+    the name, the text)."""
+    return [
+        (block.first_line, block.saved_as, "\n".join(block.lines) + "\n")
+        for block in fenced_blocks(page.read_text(encoding="utf-8"))
+        if block.saved_as is not None
+    ]
+
+
+USES = re.compile(r"--python (\w+):|--(?:expect|cases) ([\w./-]+\.\w+)")
+
+
+def files_used(command: str) -> list[str]:
+    """The files of the working folder a `dekal` command reads: a --python module's source,
+    an --expect or --cases file (a name with an extension, not a list of rules)."""
+    return [f"{module}.py" if module else path for module, path in USES.findall(command)]

@@ -280,4 +280,4 @@ function serve() {
   lines.on('close', () => { process.exitCode = 0; });
 }
 
-module.exports = { Session, serve, PROTOCOL };
+module.exports = { Session, serve, parseRequest, PROTOCOL };

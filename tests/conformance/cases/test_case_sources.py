@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from dekal.conformance.cases._generate_v4 import read_designs
 from dekal.conformance.cases._source_files import TWIN_OF, SourceDataError, read, source_root
 from dekal.conformance.cases._source_types import Game, Perft, ScoreBlock, ScoreCase
 from dekal.conformance.cases._suites import v1 as sources
@@ -52,6 +53,7 @@ def test_every_line_of_every_source_file_is_a_case_a_suite_reads() -> None:
         sources.PERFT, sources_v2.V2_GAMES, sources_v2.PERFT_TWINS, sources_v2.UNIT_REFUSALS,
         sources_v2.DEALS, sources_v2.POSITIONS, sources_v2.PROMOTED_TO_MUST,
         sources_v3.V3_GAMES, sources_v3.POSITIONS, sources_v3.TO_SHOULD,
+        read_designs(),
     ]  # fmt: skip
     assert on_disk == sum(len(listed) for listed in held)
 

@@ -140,9 +140,10 @@ def test_the_manifest_matches_the_files(version: str) -> None:
 
 
 def test_the_newest_suite_is_the_default() -> None:
-    assert SUITE_VERSION == SUITE_VERSIONS[-1] == "v3"
+    assert SUITE_VERSION == SUITE_VERSIONS[-1] == "v4"
     assert manifest()["suite"] == SUITE_VERSION
-    assert len(load_cases()) == len(load_cases(SUITE_VERSION)) > len(load_cases("v2"))
+    assert len(load_cases()) == len(load_cases(SUITE_VERSION)) > len(load_cases("v3"))
+    assert len(load_cases("v3")) > len(load_cases("v2"))
     assert len(load_cases("v2")) > len(load_cases("v1"))
 
 

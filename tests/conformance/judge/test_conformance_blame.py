@@ -246,12 +246,14 @@ def last_cards_revealed_unasked() -> Any:
 
 
 def lowest_card_takes_first_every_turn() -> Any:
-    """T2 broken: on every turn, not only the first, the lowest revealed card's seat takes
-    first (the engine moves the start so that the token lands on it)."""
+    """T2 broken: on every turn after the first, the lowest revealed card's seat takes first
+    (the engine moves the start so that the token lands on it)."""
 
     def reveal(state: GameState, seat: int, cell: int) -> GameState:
         after = dekal_ref.reveal(state, seat, cell)
-        first_turn = state.round == 1 and state.turn == 1
+        # turn 1 of every round is left alone: on a later round's turn 1 the same fault is
+        # F4's (F1-F2 are not applied again: tests/miniatures/planted_issue27.py plants that one)
+        first_turn = state.turn == 1
         if first_turn or after.phase is not Phase.TAKE or state.rules.first != "lowest":
             return after
         picks = [cell if s == seat else pick for s, pick in enumerate(state.picks)]

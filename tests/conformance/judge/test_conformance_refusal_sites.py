@@ -9,13 +9,59 @@ from typing import Any
 
 import pytest
 
+from dekal.conformance.cases._situation_map import (
+    describe,
+    missing,
+    reached_combinations,
+    situation_map,
+)
 from dekal.conformance.cases._vectors import load_cases
 from dekal.conformance.judge._refusal_sites import UNREACHABLE, recording, refusal_sites, unreached
+from dekal.conformance.judge._situations import SituationTracer, traced_situations
 from dekal_ref.errors import IllegalAction
 
 
-def test_the_suite_reaches_every_refusal_site_of_the_reference() -> None:
-    assert unreached(load_cases()) == []
+@pytest.fixture(scope="module")
+def whole_suite() -> tuple[list[Any], set[Any]]:
+    """One run of the whole suite on the reference that records both what this file checks:
+    the refusal sites it reaches, and the situations of the map (spec/situations.json) its
+    steps reach, read off the reference as it plays (as an own-deal engine too, for the
+    cases that deal a new round)."""
+    cases = load_cases()
+    tracer = SituationTracer()
+    sites = unreached(cases, tracer)
+    situations = tracer.situations | traced_situations(
+        [c for c in cases if any("new_round" in step for step in c.get("steps", []))], "own"
+    )
+    return sites, situations
+
+
+def test_the_suite_reaches_every_refusal_site_of_the_reference(
+    whole_suite: tuple[list[Any], set[Any]],
+) -> None:
+    assert whole_suite[0] == []
+
+
+def test_the_suite_reaches_every_feasible_pair_and_triple_of_the_situation_map(
+    whole_suite: tuple[list[Any], set[Any]],
+) -> None:
+    """Issue 27: every pair of values of two dimensions of a rule (and every triple, for the
+    rules the map lists under `triples`) that a game can reach, some case reaches."""
+    left = [describe(combination) for combination in missing(whole_suite[1])]
+    assert left == [], "unreached:\n" + "\n".join(left)
+
+
+def test_no_situation_the_suite_reaches_is_one_the_map_calls_infeasible(
+    whole_suite: tuple[list[Any], set[Any]],
+) -> None:
+    """The map's constraints are true: a combination the reference plays is feasible."""
+    chart = situation_map()
+    wrong = [
+        f"{describe(c)}: {chart.why_not(c[1], c[0])}"
+        for c in sorted(reached_combinations(whole_suite[1]))
+        if not chart.feasible(c[1], c[0])
+    ]
+    assert wrong == []
 
 
 def test_suite_v2s_positions_left_refusal_sites_unreached() -> None:

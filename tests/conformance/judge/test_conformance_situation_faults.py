@@ -1,0 +1,52 @@
+"""Faults planted in the situations suite v3 never reached (issue 27,
+tests/miniatures/planted_issue27.py): each is caught by the suite and every failure it causes
+is blamed on the rule it breaks, not on the fields that follow from it."""
+
+from __future__ import annotations
+
+import pytest
+from miniatures.planted_issue27 import FAULTS
+
+from dekal.conformance.cases._vectors import load_cases
+from dekal.conformance.drive._direct_engine import DirectEngine
+from dekal.conformance.judge._runner import Run, run_suite
+
+CASES = load_cases()
+
+DEFAULT_RUN = {
+    "a short pile serves the seats it can",
+    "three sharing a place count as two",
+    "the start moves at scoring",
+    "own deal: a new round dealt face up",
+}
+"""Faults judged in the default run on the cases of their rule (one of each kind: the first
+player, the ranking, the start, an own deal); every fault is judged on the whole suite under
+the deep profile (and by bench/blame.py)."""
+
+
+def judged(factory: object, cases: list[dict[str, object]]) -> Run:
+    with DirectEngine(factory, "planted", wire=False) as engine:  # type: ignore[arg-type]
+        return run_suite(engine, cases)
+
+
+def caught_and_blamed(fault: str, cases: list[dict[str, object]]) -> None:
+    factory, rule = FAULTS[fault]
+    run = judged(factory, cases)
+    failed = [o for o in run.outcomes if o.status in ("fail", "error")]
+    assert failed, f"the suite did not catch {fault!r}"
+    blamed = {o.id: str(o.blame) for o in failed if o.blame is None or o.blame.rule != rule}
+    assert blamed == {}, f"{fault!r} is planted in {rule}"
+
+
+@pytest.mark.parametrize("fault", sorted(DEFAULT_RUN))
+def test_a_fault_in_an_unreached_situation_fails_the_cases_of_its_rule_on_that_rule(
+    fault: str,
+) -> None:
+    rule = FAULTS[fault][1]
+    caught_and_blamed(fault, [case for case in CASES if rule in case["rules"]])
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_fault_in_an_unreached_situation_is_caught_and_blamed_on_its_rule(fault: str) -> None:
+    caught_and_blamed(fault, CASES)
