@@ -17,11 +17,12 @@ Everything is derived from fixed seeds: generating twice gives the same cases.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import dekal_ref
+from dekal.conformance.cases._anchors import anchor_of
 from dekal.conformance.cases._designed_rounds import (
     Shortage,
     dealt_grid,
@@ -916,7 +917,33 @@ def v4_files(v3: dict[str, list[Case]]) -> dict[str, list[Case]]:
     files["perft"] += perft_cases()
     files["deal"] += deal_cases()
     files["position"] += probed(position_cases())
+    files.update(decided_cases(files, probed))
+    for cases in files.values():  # every must case names the section that decides it
+        for case in cases:
+            if case.get("level") == "must":
+                case["anchor"] = anchor_of(case)
     return files
+
+
+def decided_cases(
+    files: dict[str, list[Case]], probed: Callable[[list[Case]], list[Case]]
+) -> dict[str, list[Case]]:
+    """The written cases where the spec now decides what engines disagreed on
+    (dekal.conformance.cases._suites.v4): set-up refusals join `negative`, games `games`,
+    positions `position`."""
+    from dekal.conformance.cases._generate_games import game_case, position_case
+    from dekal.conformance.cases._suites import v4
+
+    games = [game_case(game) for game in v4.DECIDED_GAMES]
+    for case in games:  # a rules field left out is no variant the engine must claim
+        rules = case.get("setup", {}).get("rules", {})
+        case["needs"] = {k: v for k, v in case["needs"].items() if k not in ("push", "first")
+                         or k in rules}  # fmt: skip
+    return {
+        "games": files["games"] + probed([c for c in games if c["kind"] == "game"]),
+        "negative": files["negative"] + [c for c in games if c["kind"] != "game"],
+        "position": files["position"] + [position_case(p) for p in v4.DECIDED_POSITIONS],
+    }
 
 
 def deal_refusal_cases() -> list[Case]:

@@ -119,6 +119,9 @@ function checkReachable(state) {
       throw illegal('F1', 'the first player is known once turn 1 is revealed');
     }
   } else if (state.start >= players) throw illegal('M4', `there is no seat ${state.start}`);
+  else if (first === 'lowest' && state.round === 1 && state.turn === 1 && state.phase === 'reveal') {
+    throw illegal('F1', 'under the lowest-card rule nobody starts before turn 1 is revealed');
+  }
   if (state.removed.length > 0 && (first !== 'lowest' || state.round !== 1 || state.start === null)) {
     throw illegal('F2', 'only a round-1 tie for the lowest card removes cards');
   }

@@ -122,8 +122,11 @@ const COMMANDS = {
     if ('position' in request) return this.newGameFromPosition(request);
     const rules = field(request, 'rules', isObject, 'an object');
     const players = field(rules, 'players', Number.isInteger, 'an integer');
-    const push = rules.push === undefined ? 'slide' : rules.push;
-    const first = rules.first === undefined ? 'lowest' : rules.first;
+    // a missing variant is a missing field (spec/protocol.md, new_game: bad_request)
+    if (rules.push === undefined) throw badRequest('rules.push is missing');
+    if (rules.first === undefined) throw badRequest('rules.first is missing');
+    const push = rules.push;
+    const first = rules.first;
     const threshold = rules.threshold === undefined ? null : rules.threshold;
     const firstPlayer = request.first_player === undefined ? null : request.first_player;
     if (firstPlayer !== null && !Number.isInteger(firstPlayer)) {

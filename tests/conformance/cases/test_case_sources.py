@@ -18,6 +18,7 @@ from dekal.conformance.cases._source_types import Game, Perft, ScoreBlock, Score
 from dekal.conformance.cases._suites import v1 as sources
 from dekal.conformance.cases._suites import v2 as sources_v2
 from dekal.conformance.cases._suites import v3 as sources_v3
+from dekal.conformance.cases._suites import v4 as sources_v4
 
 ROOT = Path(__file__).resolve().parents[3]
 SOURCES = ROOT / "spec" / "conformance" / "sources"
@@ -53,7 +54,7 @@ def test_every_line_of_every_source_file_is_a_case_a_suite_reads() -> None:
         sources.PERFT, sources_v2.V2_GAMES, sources_v2.PERFT_TWINS, sources_v2.UNIT_REFUSALS,
         sources_v2.DEALS, sources_v2.POSITIONS, sources_v2.PROMOTED_TO_MUST,
         sources_v3.V3_GAMES, sources_v3.POSITIONS, sources_v3.TO_SHOULD,
-        read_designs(),
+        read_designs(), sources_v4.DECIDED_GAMES, sources_v4.DECIDED_POSITIONS,
     ]  # fmt: skip
     assert on_disk == sum(len(listed) for listed in held)
 

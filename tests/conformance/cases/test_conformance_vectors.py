@@ -319,7 +319,8 @@ def used_needs(case: dict[str, Any]) -> dict[str, Any]:
         features |= {"position"} | ({"match"} if length != "single" else set())
     else:
         rules = setup["rules"]
-        players, push, first = rules["players"], rules["push"], rules["first"]
+        # a rules field left out (proto-4902, -4903) needs nothing: the refusal is read first
+        players, push, first = rules["players"], rules.get("push"), rules.get("first")
         features |= {"match"} if rules["threshold"] is not None else set()
     if any("new_round" in step for step in steps):
         features.add("match")
