@@ -14,7 +14,7 @@ from typing import Any
 
 from dekal.proofs._replay import Outcome, certify
 from dekal.proofs.limits import Deadline
-from dekal.proofs.puzzle import Move, Puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Move, Puzzle
 
 Progress = Callable[[str], None]
 """Receives one short line about long work (the CLI shows it on standard error)."""
@@ -23,10 +23,6 @@ Progress = Callable[[str], None]
 def quiet(_: str) -> None:
     """A Progress that says nothing."""
 
-
-KEY_CARDS = 32
-"""An outcome's key is points·KEY_CARDS + cards left (0..16 < 32): ordering keys is S3's order
-(lowest score, then fewest cards)."""
 
 ZERO = "no card left: nothing scores lower"
 """The proof when the witness itself reaches 0 points and 0 cards, the least outcome (S2)."""

@@ -26,8 +26,7 @@ Keys are S3's order in one number, as everywhere in `proofs`: points·32 + cards
 from __future__ import annotations
 
 from dekal import bits
-from dekal.proofs._answer import KEY_CARDS
-from dekal.proofs.puzzle import Puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Puzzle
 
 INFINITE = 1 << 30
 

@@ -14,11 +14,10 @@ import time
 from dekal import bits, tables
 from dekal.kernel import _search as kernel_search
 from dekal.proofs import _bounds as bounds
-from dekal.proofs._answer import KEY_CARDS
 from dekal.proofs._beam import Guess
 from dekal.proofs._steps import Step, moves_of, steps_of
 from dekal.proofs.limits import Deadline
-from dekal.proofs.puzzle import Move, Puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Move, Puzzle
 
 FIRST_BUDGET = 2_000  # nodes in the first slice, before the kernel's pace is known
 MOST_BUDGET = 5_000_000

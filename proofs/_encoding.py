@@ -32,9 +32,8 @@ from typing import Any, TypeAlias
 
 import z3  # type: ignore[import-untyped]
 
-from dekal.proofs._answer import KEY_CARDS
 from dekal.proofs._moves import ENTERS, Shape, shape_index, shapes
-from dekal.proofs.puzzle import Move, Puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Move, Puzzle
 from dekal_ref.notation import CELLS, Grid, Push
 from dekal_ref.scoring import neighbours
 

@@ -114,7 +114,10 @@ def _on_arrays(
     found: list[Layout], dealt: list[tuple[tuple[int, ...], int]], k: int, deadline: Deadline | None
 ) -> int:
     """Σ weight · min over layouts of the score, deals × layouts in chunks (dekal.batch)."""
-    import numpy as np
+    from dekal.extras import needed
+
+    with needed("the perfect-information figure's array path"):
+        import numpy as np
 
     from dekal import batch
 

@@ -217,7 +217,10 @@ class CompiledGame(_Game):
 
     def __init__(self, position: UnknownPosition, deadline: Deadline, *, prune: bool) -> None:
         super().__init__(position, deadline, prune=prune)
-        import numpy as np
+        from dekal.extras import needed
+
+        with needed("the compiled search of unknown cards"):
+            import numpy as np
 
         from dekal.kernel import _tables as kernel_tables
         from dekal.proofs import _unknown_kernel as kernel

@@ -31,6 +31,10 @@ from dekal_ref.notation import (
     parse_variant,
 )
 
+KEY_CARDS = 32
+"""An outcome's key is points·KEY_CARDS + cards left (0..16 < 32): ordering keys is S3's order
+(lowest score, then fewest cards)."""
+
 
 class PuzzleError(DekalError):
     """A puzzle that has no legal answer, or a malformed part of one. `field` names the part."""

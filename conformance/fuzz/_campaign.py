@@ -33,6 +33,7 @@ from dekal.conformance.fuzz._fuzz import (
     FuzzReport,
     Mask,
     _smallest,
+    game_situations,
     play_game,
 )
 from dekal.conformance.fuzz._games import seeded_chooser
@@ -87,6 +88,8 @@ class PlayedGame:
     abandoned: bool
     resyncs: int
     findings: tuple[Finding, ...]
+    situations: frozenset[tuple[str, object]] = frozenset()
+    """The situations of the map the game reached (merged into the run's map coverage)."""
 
 
 @dataclass
@@ -130,7 +133,14 @@ def _play_chunk(chunk: FuzzChunk, engine: Engine) -> ChunkReport:
             findings.append(Finding(deviation, number, game_seed, shrunk, known, how))
             mask = Mask(mask.rules, mask.keys | {deviation.key})
         report.games.append(
-            PlayedGame(number, steps, game.abandoned, game.resyncs, tuple(findings))
+            PlayedGame(
+                number,
+                steps,
+                game.abandoned,
+                game.resyncs,
+                tuple(findings),
+                frozenset(game_situations(game)),
+            )
         )
         if any(not f.known for f in findings) and not chunk.keep_going:
             break
@@ -147,6 +157,7 @@ def merge(reports: list[ChunkReport], keep_going: bool) -> FuzzReport:
             merged.steps += game.steps
             merged.abandoned += game.abandoned
             merged.resyncs += game.resyncs
+            merged.situations |= game.situations
             for finding in game.findings:
                 if finding.deviation.key not in seen:
                     seen.add(finding.deviation.key)

@@ -307,7 +307,7 @@ class FuzzReport:
             "deviations": [finding.as_json() for finding in self.findings],
             "map": dict(zip(("reached", "of"), self.map_coverage(), strict=True))
             if self.situations
-            else None,  # games played on workers (a campaign) do not report theirs
+            else None,  # no game reached the reference (an engine unusable from the start)
             "divergence": None
             if first is None
             else {

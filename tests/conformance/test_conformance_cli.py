@@ -176,7 +176,7 @@ def test_the_text_and_junit_reports_name_the_suite_that_ran(tmp_path: Path) -> N
     assert {case.get("classname", "")[:3] for case in suites.iter("testcase")} == {"v1."}
 
 
-def test_suite_v3_is_the_default() -> None:
+def test_suite_v4_is_the_default_and_v3_still_runs() -> None:
     # B1's refusal cases: v3 added some (B1-neg-0009) and changed others (B1-neg-0107)
     def ran(*suite: str) -> tuple[int, str, list[tuple[str, str]]]:
         code, out = dekal(
@@ -189,7 +189,9 @@ def test_suite_v3_is_the_default() -> None:
     v3 = [(str(c["id"]), "pass") for c in load_cases("v3") if matches(c, ["B1-neg"])]
     assert ("B1-neg-0009", "pass") in v3 and "B1-neg-0009" not in ids_of(load_cases("v2"))
     assert ran("--suite", "v3") == (0, "v3", v3)
-    assert ran() == (0, "v4", v3)  # the default, v4, keeps every B1-neg case of v3
+    v4 = [(str(c["id"]), "pass") for c in load_cases("v4") if matches(c, ["B1-neg"])]
+    assert set(v3) < set(v4)  # v4 keeps every B1-neg case of v3 and adds its own (B1-neg-4901)
+    assert ran() == (0, "v4", v4)
 
 
 @pytest.mark.parametrize("value", ["v5", "V1", "", "v1,v2"])
