@@ -219,7 +219,7 @@ class CompiledGame(_Game):
         super().__init__(position, deadline, prune=prune)
         from dekal.extras import needed
 
-        with needed("the compiled search of unknown cards"):
+        with needed("the compiled unknown-card search"):
             import numpy as np
 
         from dekal.kernel import _tables as kernel_tables

@@ -184,8 +184,11 @@ def core_coverage(run: Run) -> Figure:
 
 def twin_of() -> dict[str, str]:
     """Case ID -> the ID of its twin under the other first-player rule, as the suite's source
-    pairs them (IDs never change, so the pairs hold for the frozen vectors)."""
+    pairs them (IDs never change, so the pairs hold for the frozen vectors). Reading a suite's
+    sources is what registers its twins: every suite is read first, so the pairs do not
+    depend on what this process happened to read before."""
     from dekal.conformance.cases._source_files import TWIN_OF
+    from dekal.conformance.cases._suites import v1, v2, v3, v4  # noqa: F401  (they register)
 
     return TWIN_OF
 
