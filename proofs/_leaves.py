@@ -14,8 +14,7 @@ from typing import Any
 
 from dekal import batch, tables
 from dekal.extras import needed
-from dekal.proofs._answer import KEY_CARDS
-from dekal.proofs.puzzle import Move
+from dekal.proofs.puzzle import KEY_CARDS, Move
 
 with needed("the solver's leaf evaluation (on arrays)"):
     import numpy as np

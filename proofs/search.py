@@ -43,7 +43,6 @@ from dekal.extras import available
 from dekal.proofs import _bounds as bounds
 from dekal.proofs import _symmetry as symmetry
 from dekal.proofs._answer import (
-    KEY_CARDS,
     ZERO,
     Answer,
     Board,
@@ -60,7 +59,7 @@ from dekal.proofs._replay import replay
 from dekal.proofs._smallest import smallest_witness
 from dekal.proofs._steps import Step, moves_of, steps_of
 from dekal.proofs.limits import Deadline
-from dekal.proofs.puzzle import Move, Puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Move, Puzzle
 from dekal_ref.notation import Grid
 
 if TYPE_CHECKING:  # the compiled search loads numba: imported only when it runs

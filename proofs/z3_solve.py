@@ -23,7 +23,6 @@ import z3  # type: ignore[import-untyped]
 from dekal.proofs import _beam as beam
 from dekal.proofs import _bounds as bounds
 from dekal.proofs._answer import (
-    KEY_CARDS,
     ZERO,
     Answer,
     Board,
@@ -41,7 +40,7 @@ from dekal.proofs._moves import shapes
 from dekal.proofs._replay import replay
 from dekal.proofs._smallest import smallest_witness
 from dekal.proofs.limits import Deadline, z3_check
-from dekal.proofs.puzzle import Move, Puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Move, Puzzle
 from dekal_ref.notation import Grid
 from dekal_ref.scoring import score_grid
 from dekal_ref.words import plural

@@ -68,8 +68,8 @@ def rule_section(rule: str) -> str:
 
 def anchor_of(case: Case) -> str:
     """The section that decides `case`'s expected answer (see the module's docstring)."""
-    expect = case.get("expect") if isinstance(case.get("expect"), dict) else {}
-    setup = case.get("setup", {})
+    expect: dict[str, Any] = case["expect"] if isinstance(case.get("expect"), dict) else {}
+    setup: dict[str, Any] = case.get("setup", {})
     refused = expect.get("ok") is False
     kind = case["kind"]
     if kind == "setup" and "position" in setup:
@@ -88,7 +88,7 @@ _SETUP = ("M1", "M2", "M3", "F1", "F3")
 def expected_words(case: Case) -> list[str]:
     """What the anchor must state for the case's expectation: the rule ID it refuses with,
     or its error kind; for an accepted case, its first rule."""
-    expect = case.get("expect") if isinstance(case.get("expect"), dict) else {}
+    expect: dict[str, Any] = case["expect"] if isinstance(case.get("expect"), dict) else {}
     if expect.get("ok") is False:
         return [expect["rule"]] if "rule" in expect else [expect.get("kind", "")]
     return [case["rules"][0]]

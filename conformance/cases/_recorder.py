@@ -125,8 +125,8 @@ class Recorder:
 
     def run(self, item: str) -> None:
         if item.startswith("!") and " =" in item:  # `!notation =TEXT`: the action sent as written
-            refusal, _, text = item[1:].partition(" =")
-            self.step({"action": text}, refusal)
+            kind, _, text = item[1:].partition(" =")
+            self.step({"action": text}, kind)
             return
         words = item.split()
         refusal = None

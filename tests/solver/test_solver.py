@@ -16,9 +16,8 @@ from hypothesis import strategies as st
 from test_solver_bounds import plain_best_key
 
 from dekal.proofs import search, z3_solve
-from dekal.proofs._answer import KEY_CARDS
 from dekal.proofs._replay import replay
-from dekal.proofs.puzzle import Move, Puzzle, make_puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Move, Puzzle, make_puzzle
 from dekal_ref.notation import CELLS, Grid
 from dekal_ref.push import legal_pushes
 from dekal_ref.scoring import score_grid

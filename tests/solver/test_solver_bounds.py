@@ -23,10 +23,9 @@ from dekal.proofs import _ob_reach as ob_reach
 from dekal.proofs import _ob_symmetry as ob_symmetry
 from dekal.proofs import _symmetry as symmetry
 from dekal.proofs import search
-from dekal.proofs._answer import KEY_CARDS
 from dekal.proofs._catalogue import OBLIGATIONS
 from dekal.proofs._obligation import Kernels
-from dekal.proofs.puzzle import Puzzle, make_puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Puzzle, make_puzzle
 from dekal_ref.notation import HOLE, Push, parse_grid
 from dekal_ref.push import apply_chain, legal_pushes, push_card, push_chain
 from dekal_ref.scoring import score_grid

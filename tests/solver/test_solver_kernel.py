@@ -20,10 +20,10 @@ from dekal.kernel import _search as kernel_search
 from dekal.proofs import _beam as beam
 from dekal.proofs import _bounds as bounds
 from dekal.proofs import search
-from dekal.proofs._answer import KEY_CARDS, Answer
+from dekal.proofs._answer import Answer
 from dekal.proofs._replay import replay
 from dekal.proofs.limits import Deadline
-from dekal.proofs.puzzle import Move, Puzzle, make_puzzle
+from dekal.proofs.puzzle import KEY_CARDS, Move, Puzzle, make_puzzle
 from dekal_ref.notation import HOLE, parse_grid
 from dekal_ref.push import legal_pushes, push_card
 from dekal_ref.scoring import score_grid
