@@ -26,9 +26,11 @@ Case = dict[str, Any]
 def _needs(game: Game, features: list[str]) -> Message:
     """What the set-up sends decides what the case needs: its player count, and its push
     variant and first-player rule when they are ones an engine can claim (a set-up with an
-    unknown variant, refused by every engine, needs no variant)."""
+    unknown variant, refused by every engine, or one left out, needs no variant)."""
     rules = dict(game.rules_extra)
     push, first = rules.get("push", game.push), rules.get("first", game.first)
+    push = None if "rules.push" in game.setup_omit else push
+    first = None if "rules.first" in game.setup_omit else first
     players = rules.get("players", game.players)  # v3 sends a player count written as text
     needs: Message = {"players": players} if isinstance(players, int) else {}
     if push in ("slide", "eject"):
