@@ -1,6 +1,6 @@
 """The search that writes suite v4's designs (spec/conformance/sources/v4/designs.jsonl):
 for each combination of the situation map that the cases so far leave unreached, designs
-(dekal.conformance.cases._generate_v4.design_for) are tried until the reference's trace of
+(dekal.conformance.cases._v4_map_design.design_for) are tried until the reference's trace of
 one's case reaches it; that design is kept, and what its case reaches besides is crossed off.
 
     python -m dekal.conformance.judge._map_search    # rewrite designs.jsonl, list what is left
@@ -13,22 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 from dekal.conformance.cases._designed_rounds import Shortage
-from dekal.conformance.cases._generate_v4 import (
-    DESIGNS,
-    Design,
-    build,
-    deal_cases,
-    deal_refusal_cases,
-    design_for,
-    perft_cases,
-    position_cases,
-    write_designs,
-)
+from dekal.conformance.cases._generate_v4 import DESIGNS, write_designs
 from dekal.conformance.cases._situation_map import (
     Combination,
     describe,
     reached_combinations,
     situation_map,
+)
+from dekal.conformance.cases._v4_design import Design, build
+from dekal.conformance.cases._v4_map_design import design_for
+from dekal.conformance.cases._v4_phases import (
+    deal_cases,
+    deal_refusal_cases,
+    perft_cases,
+    position_cases,
 )
 from dekal.conformance.judge._situations import SituationTracer, traced_situations
 

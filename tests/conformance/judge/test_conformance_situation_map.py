@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import dekal_ref
 from dekal.conformance.cases._designed_rounds import dealt_grid, round_actions, round_plan
-from dekal.conformance.cases._generate_v4 import Design, build
 from dekal.conformance.cases._situation_map import describe, missing, situation_map
+from dekal.conformance.cases._v4_design import Design, build
 from dekal.conformance.cases._vectors import load_cases
 from dekal.conformance.judge._attribution import RULE_IDS
 from dekal.conformance.judge._own_deal_check import deal_fault
