@@ -38,7 +38,7 @@ from dekal_ref.notation import (
     value_symbol,
 )
 from dekal_ref.position import parse_position
-from dekal_ref.reading import describe_json, shown
+from dekal_ref.reading import COUNT_MAX, describe_json, shown
 from dekal_ref.state import GameState
 
 FEATURES = ("match", "perft", "public", "seeded-deal", "position")
@@ -201,6 +201,12 @@ class ProtocolAdapter:
         pile_text = deal["pile"]
         if not isinstance(pile_text, str):
             raise BadRequest("the pile is a string of card values")
+        for seat, text in enumerate(deal["grids"]):
+            if not isinstance(text, str):
+                message = f"deal.grids[{seat}] must be a string, not {describe_json(text)}"
+                raise BadRequest(message, "deal.grids")
+        if pile_text == "":
+            raise NotationError("pile", "an empty pile is written '-'")
         pile_text = "" if pile_text == "-" else pile_text
         pile = tuple(parse_value(symbol, "pile") for symbol in pile_text)
         grids = tuple(_deal_grid(text, seat) for seat, text in enumerate(deal["grids"]))
@@ -219,10 +225,12 @@ class ProtocolAdapter:
             raise BadRequest("rules.players must be a number", "rules.players")
         threshold = rules.get("threshold")
         if threshold is not None and (
-            not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 1
+            not isinstance(threshold, int)
+            or isinstance(threshold, bool)
+            or not 1 <= threshold <= COUNT_MAX
         ):
             raise BadRequest(
-                "rules.threshold must be null or a whole number from 1", "rules.threshold"
+                "rules.threshold must be null or a whole number from 1 to 10^9", "rules.threshold"
             )
         first = request.get("first_player")  # a missing first_player is null
         if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
@@ -385,17 +393,17 @@ class ProtocolAdapter:
         }
 
     def pushes(self, request: Message) -> Message:
-        grid = parse_grid(_field(request, "grid"))
-        variant = parse_variant(_field(request, "variant"))
+        grid_text, variant_text = _field(request, "grid"), _field(request, "variant")
+        grid = parse_grid(grid_text)  # every field is read before its text (bad_request first)
+        variant = parse_variant(variant_text)
         if grid.count(0) != 1:
             raise IllegalAction("T4", "a push needs a grid with exactly one hole")
         return {"pushes": [str(p) for p in self.api.legal_pushes(grid.index(0), variant)]}
 
     def push(self, request: Message) -> Message:
-        grid = parse_grid(_field(request, "grid"))
-        move = parse_push(_field(request, "push"))
-        card = parse_value(_field(request, "card"))
-        variant = parse_variant(_field(request, "variant"))
+        texts = [_field(request, name) for name in ("grid", "push", "card", "variant")]
+        grid = parse_grid(texts[0])  # every field is read before its text (bad_request first)
+        move, card, variant = parse_push(texts[1]), parse_value(texts[2]), parse_variant(texts[3])
         if grid.count(0) != 1:
             raise IllegalAction("T4", "a push needs a grid with exactly one hole")
         return {"grid": format_grid(self.api.push_card(grid, move, card, variant))}

@@ -9,20 +9,25 @@ position is refused with the rule it breaks, checked in this order:
 * T5: the clock (turn 1–16; a finished round stands at turn 16, every card face up);
 * F1/F3: the start is unknown (`-`) only on turn 1 of round 1 before the reveal, under the
   lowest-card rule (F1); under `chosen` it is always known (F3);
-* F2: cards are removed only by a round-1 tie under the lowest-card rule;
+* M4: a start that is a number names a seat;
+* F2: cards are removed only by a round-1 tie under the lowest-card rule, two at least (a
+  draw gives a card to each of two or more tied seats);
 * M5: a single-round game has one round and no phase `next`;
-* T1: picks only in the reveal phase, each on a face-down card of its seat; every grid holds
-  17 − t face-down cards in the reveal phase of turn t, 16 − t after it;
+* T1: picks only in the reveal phase, each on a face-down card of its seat, and never every
+  seat's (the last pick turns them all over); every grid holds 17 − t face-down cards in the
+  reveal phase of turn t, 16 − t after it;
 * T4: a hole in exactly the grids of the seats that have not pushed yet this turn;
 * T3: the take phase has cards in the centre;
 * S4: a match still playing (or between rounds) has every total under its threshold; a
-  finished match has one at or over it.
+  finished match has one at or over it;
+* S2: a single round's totals are 0 each until it is scored, then each seat's points.
 """
 
 from __future__ import annotations
 
 from dekal_ref.deal import DECK, check_players
 from dekal_ref.errors import IllegalAction
+from dekal_ref.scoring import score_grid
 from dekal_ref.state import TURNS_PER_ROUND, GameState, Phase
 
 
@@ -35,6 +40,7 @@ def check_reachable(state: GameState) -> None:
     _check_rounds(state)
     _check_grids(state)
     _check_threshold(state)
+    _check_single_totals(state)
 
 
 def _check_cards(state: GameState) -> None:
@@ -68,6 +74,8 @@ def _check_start(state: GameState) -> None:
         raise IllegalAction("F1", "under the lowest-card rule nobody starts before turn 1's reveal")
     if state.removed and (state.rules.first != "lowest" or state.round != 1 or state.start is None):
         raise IllegalAction("F2", "only a round-1 tie for the lowest card removes cards")
+    if len(state.removed) == 1:
+        raise IllegalAction("F2", "a tie-break draws a card for each of two or more tied seats")
 
 
 def _check_rounds(state: GameState) -> None:
@@ -84,6 +92,8 @@ def _check_grids(state: GameState) -> None:
         card = None if pick is None else state.grids[seat][pick]
         if pick is not None and (card is None or not card.face_down):
             raise IllegalAction("T1", f"seat {seat} picked a cell that is not face down")
+    if state.phase is Phase.REVEAL and all(pick is not None for pick in state.picks):
+        raise IllegalAction("T1", "the last pick turns every pick over: a seat is still to pick")
     if state.phase is Phase.TAKE and not state.centre:
         raise IllegalAction("T3", "the take phase has cards in the centre")
     finished = state.phase in (Phase.NEXT_ROUND, Phase.OVER)
@@ -120,3 +130,15 @@ def _check_threshold(state: GameState) -> None:
     if reached != (state.phase is Phase.OVER):
         shown = "reached" if reached else "not reached"
         raise IllegalAction("S4", f"the threshold {threshold} is {shown} in phase {state.phase}")
+
+
+def _check_single_totals(state: GameState) -> None:
+    if state.rules.threshold is not None:
+        return
+    if state.phase is Phase.OVER:
+        due = [score_grid(state.values(seat)).points for seat in range(state.players)]
+    else:
+        due = [0] * state.players
+    if list(state.totals) != due:
+        shown = ",".join(map(str, due))
+        raise IllegalAction("S2", f"a single round's totals are {shown} at this point")
