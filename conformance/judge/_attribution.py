@@ -20,7 +20,8 @@ The table, in words:
   `_rules_line_rule`);
 * the legal actions: the rule of the phase (reveal T1, take T3, push P1/P2);
 * the result: cancelled cells S1, points or cards left S2, totals S4 (S2 in a single round,
-  where they are the round's points), ranking S3 (single round) or S4 (match);
+  where they are the round's points), ranking S3 (single round) or S4 (match), but places
+  numbered otherwise for the same groups of tied seats S3 in a match too (`blame_ranking`);
 * a single-grid request (`score`, `pushes`, `push`): S1/S2 for a score, the push rule of the
   variant for pushes (or the rule the reference refuses with);
 * perft: the first position, found by descending the divide, whose moves differ: the phase
@@ -261,6 +262,38 @@ def blame_result(part: str, position: str, seat: int | None = None) -> Blame:
     }[part]
     label = {"cancelled": "cancelled cells", "remaining": "cards left"}.get(part, part)
     return Blame(rule, label if seat is None else f"{label} of seat {seat}")
+
+
+def blame_ranking(wanted: object, actual: object, position: str) -> Blame:
+    """The ranking differs (`wanted`, `actual`: [place, seat] pairs, best first).
+
+    The keys decide who shares a place with whom and who comes first: S3 in a single round
+    (points, then cards left), S4 in a match (totals alone). How shared places are numbered
+    (as in sport: 1, 1, 3) and how tied seats are listed (by ascending seat) is S3's in a
+    match too, where S4 shares places "as in S3". So a ranking that groups and orders the
+    seats as the reference does, with other place numbers or tied seats listed otherwise,
+    is blamed on S3, never on the totals that only decide the groups (issue 27)."""
+    groups = _ranking_groups(wanted)
+    if groups is not None and groups == _ranking_groups(actual):
+        return Blame("S3", "ranking (places shared as in sport)")
+    return blame_result("ranking", position)
+
+
+def _ranking_groups(ranking: object) -> list[frozenset[object]] | None:
+    """The seats sharing each place, best place first; None for a ranking that does not
+    read as [place, seat] pairs."""
+    if not isinstance(ranking, list):
+        return None
+    pairs = [tuple(entry) for entry in ranking if isinstance(entry, list) and len(entry) == 2]
+    if len(pairs) != len(ranking):
+        return None
+    groups: list[frozenset[object]] = []
+    for index, (place, seat) in enumerate(pairs):
+        if index and place == pairs[index - 1][0]:
+            groups[-1] = groups[-1] | {seat}
+        else:
+            groups.append(frozenset({seat}))
+    return groups
 
 
 def push_rule(variant: str) -> str:

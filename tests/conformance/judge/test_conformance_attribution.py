@@ -10,6 +10,7 @@ from dekal.conformance.judge._attribution import (
     blame_perft_moves,
     blame_position,
     blame_public,
+    blame_ranking,
     blame_refused_step_moved,
     blame_result,
     blame_verdict,
@@ -151,3 +152,31 @@ def test_a_refused_position_line_is_blamed_on_who_acts_in_it() -> None:
         blame_refused_position(changed(changed(TURN_ENDED, 2, "next"), 0, "slide/lowest/100")).rule
         == "S4"
     )
+
+
+MATCH = changed(TURN_ENDED, 0, "slide/lowest/100")
+
+
+def test_s3_shared_places_numbered_otherwise_in_a_match_are_s3_not_the_totals_s4() -> None:
+    # 1, 1, 3, 4 written 1, 1, 2, 3: the same seats tie, in the same order (S4's totals
+    # decided that); how the places after a tie are numbered is S3's "as in sport"
+    wanted = [[1, 0], [1, 2], [3, 1], [4, 3]]
+    dense = [[1, 0], [1, 2], [2, 1], [3, 3]]
+    assert blame_ranking(wanted, dense, MATCH) == Blame("S3", "ranking (places shared as in sport)")
+    assert blame_ranking(wanted, dense, TURN_ENDED).rule == "S3"
+
+
+def test_s3_seats_sharing_a_place_listed_otherwise_in_a_match_are_s3() -> None:
+    wanted = [[1, 0], [1, 2], [3, 1]]
+    assert blame_ranking(wanted, [[1, 2], [1, 0], [3, 1]], MATCH).rule == "S3"
+
+
+def test_s4_a_match_ranking_that_ties_or_orders_the_seats_otherwise_is_s4() -> None:
+    wanted = [[1, 0], [1, 2], [3, 1]]
+    assert blame_ranking(wanted, [[1, 0], [2, 2], [3, 1]], MATCH) == Blame("S4", "ranking")
+    assert blame_ranking(wanted, [[1, 1], [2, 0], [2, 2]], MATCH) == Blame("S4", "ranking")
+
+
+def test_s3_a_single_round_ranking_that_ties_the_seats_otherwise_is_s3() -> None:
+    wanted = [[1, 0], [1, 2], [3, 1]]
+    assert blame_ranking(wanted, [[1, 0], [2, 2], [3, 1]], TURN_ENDED) == Blame("S3", "ranking")
