@@ -25,21 +25,24 @@ from dekal.conformance.cases._own_deal import (
 )
 from dekal.conformance.cases._vectors import Case
 from dekal.conformance.drive._engine_link import Engine, EngineError
-from dekal.conformance.drive._protocol import Message, public_view
+from dekal.conformance.drive._protocol import Message, position_fields, public_view
 from dekal.conformance.judge._attribution import (
     RESULT_PARTS,
     Blame,
     action_rule,
+    before_the_take,
     blame_grid_request,
     blame_legal,
     blame_public,
     blame_refused_position,
     blame_refused_step_moved,
+    blame_refused_taker,
     blame_result,
     blame_step,
     blame_verdict,
     blame_wrong_refusal,
     differing_fields,
+    one_take_earlier,
     variant_of,
 )
 from dekal.conformance.judge._compare import (
@@ -260,7 +263,40 @@ class CaseRun:
             blame = blame_wrong_refusal(reply, self.blame_now)
             if "position" in self.setup and blame.rule in WHO_ACTS:
                 blame = self.blame_now  # who acts there follows the token: blamed as it says
+            if "position" in self.setup and blame == self.blame_now:
+                position = str(self.setup["position"])
+                if position_fields(position).get("phase", "")[:5] in ("take@", "push@"):
+                    blame = self.blame_taker(position)
             raise diverge(0, "new_game", what, blame)
+
+    def blame_taker(self, position: str) -> Blame:
+        """A take- or push-phase position refused: which seat the engine reads as the taker
+        there (a push phase read as the take before it) and one take earlier decides whether
+        it reads the token (T5) or the order (T3) otherwise (attribution.blame_refused_taker).
+        Positions the reference does not load are not asked."""
+        taking = before_the_take(position)
+        if not reference_loads(taking):
+            return blame_refused_taker(position, None, None)
+        earlier = one_take_earlier(taking)
+        read_as = self.taker_read(taking)
+        loads = earlier is not None and reference_loads(earlier)
+        read_before = self.taker_read(earlier) if earlier is not None and loads else None
+        return blame_refused_taker(taking, read_as, read_before)
+
+    def taker_read(self, position: str) -> int | None:
+        """The seat an engine that refused a take-phase `position` reads as the taker: the
+        one seat S whose `take@S` it loads instead (None for none, or more than one)."""
+        fields = position.split(" ")
+        seats = fields[4].count("|") + 1 if len(fields) > 4 else 0
+        loaded = []
+        for seat in range(seats):
+            fields[2] = f"take@{seat}"
+            try:
+                if self.ask("new_game", position=" ".join(fields)).get("ok"):
+                    loaded.append(seat)
+            except EngineError:
+                return None
+        return loaded[0] if len(loaded) == 1 else None
 
     def check_own_new_game(self) -> None:
         """An own-deal engine given the case's deal as a position deals a new game first, on
@@ -535,3 +571,8 @@ class CaseRun:
             kind="result",
             context=position,
         )
+
+
+def reference_loads(position: str) -> bool:
+    """Whether the reference starts a game from `position` (feature position)."""
+    return bool(reference_reply({"cmd": "new_game", "position": position})["ok"])
