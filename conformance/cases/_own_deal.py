@@ -11,7 +11,8 @@ Such an engine cannot be given a deal, and most cases start from one. When it cl
   a set-up a position cannot state (a threshold of 1.5) is sent with `"deal": null`;
 * a new round is sent with `"deal": null` (the engine deals it): its verdict and everything
   that does not depend on the deal (the start seat, F4; the totals; the turn) are compared,
-  and the game goes on from the case's next position, loaded as a position. A refused new
+  the round is played on from the engine's deal (dekal.conformance.judge._play_on), and the
+  game goes on from the case's next position, loaded as a position. A refused new
   round whose refusal is about the deal itself (M1, M2, M3, notation) cannot be asked of
   such an engine: that step is not sent (the outcome says so).
 

@@ -40,6 +40,7 @@ from dekal.conformance.judge._attribution import (
     blame_perft,
     blame_position,
     blame_public,
+    blame_ranking,
     blame_refused_step_moved,
     blame_result,
     blame_step,
@@ -261,8 +262,9 @@ class LockStep:
         for part in RESULT_PARTS:
             a, b = _result_part(expected, part), _result_part(actual, part)
             if a != b:
+                blame = blame_ranking(a, b, want) if part == "ranking" else blame_result(part, want)
                 yield Deviation(
-                    blame_result(part, want),
+                    blame,
                     step,
                     sent,
                     f"the result differs: {part}",

@@ -11,7 +11,9 @@ The table, in words:
 * a verdict that differs (accepted vs refused, or another rule named): the rule the
   reference names when it refuses; when it accepts, the rule that makes the action legal
   (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1; a refusal that
-  names no rule: the rule of the request's subject (`blame_subject`);
+  names no rule: the rule of the request's subject (`blame_subject`); a reachable take- or
+  push-phase position refused: T3 or T5, from the seats the engine reads as the taker there
+  and one take earlier (`blame_refused_taker`);
 * a position changed by a refused action: B1;
 * the public view alone: M3 (nobody sees a face-down card or a pick);
 * a field of the position after an accepted step: the rule the reference applied to write
@@ -20,7 +22,8 @@ The table, in words:
   `_rules_line_rule`);
 * the legal actions: the rule of the phase (reveal T1, take T3, push P1/P2);
 * the result: cancelled cells S1, points or cards left S2, totals S4 (S2 in a single round,
-  where they are the round's points), ranking S3 (single round) or S4 (match);
+  where they are the round's points), ranking S3 (single round) or S4 (match), but places
+  numbered otherwise for the same groups of tied seats S3 in a match too (`blame_ranking`);
 * a single-grid request (`score`, `pushes`, `push`): S1/S2 for a score, the push rule of the
   variant for pushes (or the rule the reference refuses with);
 * perft: the first position, found by descending the divide, whose moves differ: the phase
@@ -263,6 +266,38 @@ def blame_result(part: str, position: str, seat: int | None = None) -> Blame:
     return Blame(rule, label if seat is None else f"{label} of seat {seat}")
 
 
+def blame_ranking(wanted: object, actual: object, position: str) -> Blame:
+    """The ranking differs (`wanted`, `actual`: [place, seat] pairs, best first).
+
+    The keys decide who shares a place with whom and who comes first: S3 in a single round
+    (points, then cards left), S4 in a match (totals alone). How shared places are numbered
+    (as in sport: 1, 1, 3) and how tied seats are listed (by ascending seat) is S3's in a
+    match too, where S4 shares places "as in S3". So a ranking that groups and orders the
+    seats as the reference does, with other place numbers or tied seats listed otherwise,
+    is blamed on S3, never on the totals that only decide the groups (issue 27)."""
+    groups = _ranking_groups(wanted)
+    if groups is not None and groups == _ranking_groups(actual):
+        return Blame("S3", "ranking (places shared as in sport)")
+    return blame_result("ranking", position)
+
+
+def _ranking_groups(ranking: object) -> list[frozenset[object]] | None:
+    """The seats sharing each place, best place first; None for a ranking that does not
+    read as [place, seat] pairs."""
+    if not isinstance(ranking, list):
+        return None
+    pairs = [tuple(entry) for entry in ranking if isinstance(entry, list) and len(entry) == 2]
+    if len(pairs) != len(ranking):
+        return None
+    groups: list[frozenset[object]] = []
+    for index, (place, seat) in enumerate(pairs):
+        if index and place == pairs[index - 1][0]:
+            groups[-1] = groups[-1] | {seat}
+        else:
+            groups.append(frozenset({seat}))
+    return groups
+
+
 def push_rule(variant: str) -> str:
     """P2 for the eject variant, P1 for slide."""
     return "P2" if variant == "eject" else "P1"
@@ -359,6 +394,71 @@ def blame_refused_position(position: str) -> Blame:
     the rule that decides who acts there, the field a position states and an engine derives
     (the token from the start seat and the turn, T5; the reveal, T1; the round's end)."""
     return Blame(_loaded_position_rule("phase", position, variant_of(position)), "verdict")
+
+
+def blame_refused_taker(position: str, read_as: int | None, read_before: int | None) -> Blame:
+    """A reachable take-phase position the engine refuses, with the seat it reads as the
+    taker (`read_as`: the seat of the one `take@S` it loads instead) and the seat it reads
+    one take earlier in the same turn (`read_before`, in `one_take_earlier`); None where it
+    loads none.
+
+    The seat to take is decided by two rules: the token holder (T5: it passes left each turn
+    from the start seat) and the order from it (T3: clockwise, each seat once). Going back
+    one take, an engine that reads the order right moves its taker back one seat, whatever
+    it thinks of the token (T5's misreading); one that moves it forward or not at all reads
+    the order otherwise (T3's). With one reading only, or none, the refusal is blamed as
+    `blame_refused_position` says (a refusal of the token holder's take is T5's)."""
+    fields = position_fields(position)
+    players = fields.get("grids", "").count("|") + 1
+    token, taker = _token_of(position), to_act(position)
+    if read_as is None or read_before is None or token is None or taker is None or players < 3:
+        return blame_refused_position(position)
+    step = (read_as - read_before) % players
+    if step == 1:
+        return Blame("T5", "verdict (the token holder)")
+    if step in (0, players - 1):
+        return Blame("T3", "verdict (the seats still to take)")
+    return blame_refused_position(position)
+
+
+def one_take_earlier(position: str) -> str | None:
+    """A take-phase `position` with one take fewer made this turn: the last seat that took
+    gets a hole where its first face-up card was, and that card goes back to the centre;
+    None at the token holder's take (no take made yet) or where no such card is. The seat
+    to take is then the one before (a position the reference must still accept)."""
+    fields = position.split(" ")
+    token, taker = _token_of(position), to_act(position)
+    if len(fields) != 10 or token is None or taker is None or taker == token:
+        return None
+    grids = fields[4].split("|")
+    last = (taker - 1) % len(grids)
+    cells = grids[last]
+    face_up = next((i for i, symbol in enumerate(cells) if symbol in _FACE_UP), None)
+    if face_up is None:
+        return None
+    card = cells[face_up]
+    grids[last] = cells[:face_up] + "." + cells[face_up + 1 :]
+    centre = "" if fields[6] == "-" else fields[6]
+    fields[4] = "|".join(grids)
+    fields[6] = "".join(sorted(centre + card, key=_FACE_UP.index))
+    fields[2] = f"take@{last}"
+    return " ".join(fields)
+
+
+def before_the_take(position: str) -> str:
+    """A push-phase position (`push@S:V`) as the take phase just before seat S took its V:
+    the V back in the centre, phase `take@S`; any other position as it is."""
+    fields = position.split(" ")
+    if len(fields) != 10 or not fields[2].startswith("push@"):
+        return position
+    seat, _, card = fields[2].removeprefix("push@").partition(":")
+    centre = "" if fields[6] == "-" else fields[6]
+    fields[6] = "".join(sorted(centre + card, key=_FACE_UP.index))
+    fields[2] = f"take@{seat}"
+    return " ".join(fields)
+
+
+_FACE_UP = "123456789T"
 
 
 def _loaded_position_rule(base: str, expected: str, variant: Variant) -> str:

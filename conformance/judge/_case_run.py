@@ -25,21 +25,24 @@ from dekal.conformance.cases._own_deal import (
 )
 from dekal.conformance.cases._vectors import Case
 from dekal.conformance.drive._engine_link import Engine, EngineError
-from dekal.conformance.drive._protocol import Message, public_view
+from dekal.conformance.drive._protocol import Message, position_fields, public_view
 from dekal.conformance.judge._attribution import (
     RESULT_PARTS,
     Blame,
     action_rule,
+    before_the_take,
     blame_grid_request,
     blame_legal,
     blame_public,
     blame_refused_position,
     blame_refused_step_moved,
+    blame_refused_taker,
     blame_result,
     blame_step,
     blame_verdict,
     blame_wrong_refusal,
     differing_fields,
+    one_take_earlier,
     variant_of,
 )
 from dekal.conformance.judge._compare import (
@@ -55,6 +58,7 @@ from dekal.conformance.judge._compare import (
     typed,
 )
 from dekal.conformance.judge._own_deal_check import deal_fault
+from dekal.conformance.judge._play_on import ON_OWN_DEAL, planned_actions, played_on
 from dekal.conformance.judge._position_rules import blame_position_refusal
 from dekal_ref.words import plural
 
@@ -259,11 +263,45 @@ class CaseRun:
             blame = blame_wrong_refusal(reply, self.blame_now)
             if "position" in self.setup and blame.rule in WHO_ACTS:
                 blame = self.blame_now  # who acts there follows the token: blamed as it says
+            if "position" in self.setup and blame == self.blame_now:
+                position = str(self.setup["position"])
+                if position_fields(position).get("phase", "")[:5] in ("take@", "push@"):
+                    blame = self.blame_taker(position)
             raise diverge(0, "new_game", what, blame)
+
+    def blame_taker(self, position: str) -> Blame:
+        """A take- or push-phase position refused: which seat the engine reads as the taker
+        there (a push phase read as the take before it) and one take earlier decides whether
+        it reads the token (T5) or the order (T3) otherwise (attribution.blame_refused_taker).
+        Positions the reference does not load are not asked."""
+        taking = before_the_take(position)
+        if not reference_loads(taking):
+            return blame_refused_taker(position, None, None)
+        earlier = one_take_earlier(taking)
+        read_as = self.taker_read(taking)
+        loads = earlier is not None and reference_loads(earlier)
+        read_before = self.taker_read(earlier) if earlier is not None and loads else None
+        return blame_refused_taker(taking, read_as, read_before)
+
+    def taker_read(self, position: str) -> int | None:
+        """The seat an engine that refused a take-phase `position` reads as the taker: the
+        one seat S whose `take@S` it loads instead (None for none, or more than one)."""
+        fields = position.split(" ")
+        seats = fields[4].count("|") + 1 if len(fields) > 4 else 0
+        loaded = []
+        for seat in range(seats):
+            fields[2] = f"take@{seat}"
+            try:
+                if self.ask("new_game", position=" ".join(fields)).get("ok"):
+                    loaded.append(seat)
+            except EngineError:
+                return None
+        return loaded[0] if len(loaded) == 1 else None
 
     def check_own_new_game(self) -> None:
         """An own-deal engine given the case's deal as a position deals a new game first, on
-        the case's rules: that deal must be one the rules allow (M1, M3)."""
+        the case's rules: that deal must be one the rules allow (M1, M3), and its first round
+        is played on from it (`play_on`) before the case's position is loaded."""
         original = self.case.get("setup", {})
         if not (self.own_deal and "deal" in original and "position" in self.setup):
             return
@@ -276,6 +314,7 @@ class CaseRun:
         if fault is not None:
             what = f"the engine's own deal for a new game breaks {fault.rule} ({fault.field})"
             raise diverge(0, "new_game", what, fault, actual=dealt, kind="position")
+        self.play_on(dealt, 1, str(self.case["start"]["position"]))
 
     def start(self) -> str:
         self.check_own_new_game()
@@ -404,8 +443,9 @@ class CaseRun:
 
     def own_round(self, number: int, step: Message, position: str) -> str:
         """A new round for an engine that deals its own (dekal.conformance.cases._own_deal): sent
-        with no deal; the verdict and every field the deal does not decide are compared, then
-        the game goes on from the case's position, loaded as a position. The position."""
+        with no deal; the verdict and every field the deal does not decide are compared, the
+        deal is checked (M1, M3, M5) and the round played on from it (`play_on`), then the game
+        goes on from the case's position, loaded as a position. The position."""
         expect = step["expect"]
         if not expect["ok"] and expect.get("rule") not in ROUND_REFUSALS:
             self.notes.append(
@@ -438,12 +478,53 @@ class CaseRun:
             raise diverge(
                 number, "new_round", what, fault, expected=wanted, actual=dealt, kind="position"
             )
+        self.play_on(dealt, number + 1, wanted)
         self.blame_now = blame_refused_position(wanted)
         reloaded = self.ask("new_game", position=wanted)
         if not reloaded.get("ok"):
             what = "the engine did not load the position of the case's deal"
             raise diverge(number, "new_round", what, blame_wrong_refusal(reloaded, self.blame_now))
         return self.check_position(number, "new_round", wanted, expect.get("result"))
+
+    def play_on(self, dealt: str, first: int, before: str) -> None:
+        """The round played on from the engine's own deal `dealt`, as far as the case's steps
+        from number `first` plan it (dekal.conformance.judge._play_on): every action accepted,
+        and the position, the legal actions (where the case checks them) and the result the
+        reference gives on the same dealt cards. The case's own position is loaded after."""
+        for move in played_on(dealt, planned_actions(self.case["steps"], first), before):
+            sent, shown = move.action, f"{move.action} ({ON_OWN_DEAL})"
+            self.blame_now = Blame(action_rule(sent, variant_of(move.before)), "action")
+            reply = self.ask("action", action=sent)
+            if not reply.get("ok"):
+                request = {"cmd": "action", "action": sent}
+                blame = blame_verdict(sent, move.before, {"ok": True}, request)
+                what = f"expected accepted, the engine {describe_reply(reply)}"
+                raise diverge(move.step, shown, what, blame_wrong_refusal(reply, blame))
+            actual = str(
+                self.must_succeed(
+                    self.ask("position"), move.step, "position", "position", self.blame_now
+                )
+            )
+            if actual != move.after:
+                blame = blame_step(move.before, sent, move.after, actual)
+                raise diverge(
+                    move.step,
+                    shown,
+                    "the position differs",
+                    blame,
+                    expected=move.after,
+                    actual=actual,
+                    kind="position",
+                )
+            if move.legal is not None:
+                self.blame_now = blame_legal(move.after)
+                legal = self.must_succeed(
+                    self.ask("legal"), move.step, "legal", "actions", self.blame_now
+                )
+                wanted = list(move.legal)
+                compare_sets(move.step, shown, "legal actions", wanted, legal, self.blame_now)
+            if move.result is not None:
+                self.check_result(move.step, shown, move.result, move.after)
 
     def run_request_step(self, number: int, step: Message, position: str) -> None:
         """A step that sends another request (suite v2: `result` before the round is
@@ -490,3 +571,8 @@ class CaseRun:
             kind="result",
             context=position,
         )
+
+
+def reference_loads(position: str) -> bool:
+    """Whether the reference starts a game from `position` (feature position)."""
+    return bool(reference_reply({"cmd": "new_game", "position": position})["ok"])

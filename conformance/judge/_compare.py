@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from dekal.conformance.drive._protocol import Message
-from dekal.conformance.judge._attribution import RESULT_PARTS, Blame, blame_result
+from dekal.conformance.judge._attribution import (
+    RESULT_PARTS,
+    Blame,
+    blame_ranking,
+    blame_result,
+)
 
 
 @dataclass(frozen=True)
@@ -120,9 +125,10 @@ def first_result_difference(wanted: Message, actual: Message, position: str) -> 
             got = actual["scores"][seat] if seat < len(actual["scores"]) else {}
             if want.get(part) != got.get(part):
                 return blame_result(part, position, seat)
-    for part in RESULT_PARTS[3:]:
-        if wanted[part] != actual[part]:
-            return blame_result(part, position)
+    if wanted["totals"] != actual["totals"]:
+        return blame_result("totals", position)
+    if wanted["ranking"] != actual["ranking"]:
+        return blame_ranking(wanted["ranking"], actual["ranking"], position)
     return None
 
 

@@ -209,6 +209,12 @@ FIGURES = [
     ),
     Figure(
         "examples/engines/js/README.md",
+        r"it reads `spec/conformance/(v\d+)/\*\.jsonl`",
+        current_suite,
+        "the suite run-vectors.mjs reads: the default, newest one",
+    ),
+    Figure(
+        "examples/engines/js/README.md",
         r"failing cases \(of ([\d,]+)\)",
         lambda: (str(suite_size()),),
         "the size of the current suite",

@@ -14,6 +14,7 @@ from typing import Any
 
 import dekal_ref
 from dekal.conformance.drive._adapter import ProtocolAdapter
+from dekal_ref.actions import Reveal, parse_action
 from dekal_ref.errors import IllegalAction
 from dekal_ref.notation import Push
 from dekal_ref.ranking import Standing, places, round_scores
@@ -340,6 +341,68 @@ class KeepsRemovedCardsOut(OwnDealer):
         return reply
 
 
+# -- own-deal engines that deal right and play their own deal wrongly ---------------------------
+# Their deals are the rules' (deal_fault finds nothing) and a position loaded from the case
+# plays right: only a round played on from the engine's own deal shows them.
+def _lowest_single_seat(state: GameState, seat: int, cell: int) -> int | None:
+    """The seat whose card is the single lowest of the reveal `seat` completes at `cell`."""
+    picks = [cell if s == seat else pick for s, pick in enumerate(state.picks)]
+    values = [state.values(s)[pick] for s, pick in enumerate(picks) if pick is not None]
+    return values.index(min(values)) if values.count(min(values)) == 1 else None
+
+
+class LowestFirstInRoundsItDeals(OwnDealer):
+    """F4: on turn 1 of a round it dealt itself, the seat of the single lowest card takes the
+    token (its own new round is set up as a new game, F1 again); a round it is given is right."""
+
+    dealt_round = False
+
+    def new_game(self, request: Any) -> Any:
+        self.dealt_round = False
+        return super().new_game(request)
+
+    def new_round(self, request: Any) -> Any:
+        reply = super().new_round(request)
+        self.dealt_round = request.get("deal") is None
+        return reply
+
+    def action(self, request: Any) -> Any:
+        before = self.state
+        reply = super().action(request)
+        action = parse_action(request["action"])
+        completes = before.phase is Phase.REVEAL and self.state.phase is Phase.TAKE
+        if self.dealt_round and before.turn == 1 and completes and isinstance(action, Reveal):
+            lowest = _lowest_single_seat(before, action.seat, action.cell)
+            if lowest is not None:
+                self.state = replace(self.state, start=lowest)
+        return reply
+
+
+class DrawsFromTheBottomOfItsOwnPile(OwnDealer):
+    """F2: in a game it dealt itself, seats tied for the lowest card draw from the bottom of
+    the set-aside pile (its own pile is kept the other way up); a given pile is drawn right."""
+
+    dealt_game = False
+
+    def new_game(self, request: Any) -> Any:
+        reply = super().new_game(request)
+        self.dealt_game = request.get("deal", {}) is None and "position" not in request
+        return reply
+
+    def action(self, request: Any) -> Any:
+        before = self.state
+        action = parse_action(request["action"]) if isinstance(request.get("action"), str) else None
+        ties_now = self.dealt_game and isinstance(action, Reveal) and before.phase is Phase.REVEAL
+        if not ties_now or before.round != 1 or before.turn != 1:
+            return super().action(request)
+        self.state = replace(before, pile=before.pile[::-1])
+        try:
+            reply = super().action(request)
+        finally:
+            self.state = replace(self.state, pile=self.state.pile[::-1])
+        return reply
+
+
 FAULTS: dict[str, tuple[Callable[[], Any], str]] = {
     "re-draws stop after two": (redraws_stop_after_two, "F2"),
     "a short pile serves the seats it can": (short_pile_serves_who_it_can, "F2"),
@@ -356,4 +419,6 @@ FAULTS: dict[str, tuple[Callable[[], Any], str]] = {
     "own deal: a new round dealt face up": (DealsNewRoundFaceUp, "M3"),
     "own deal: fifteen cards a seat": (DealsFifteenCards, "M3"),
     "own deal: a new game without one card": (KeepsRemovedCardsOut, "M1"),
+    "own deal: the lowest card takes first in rounds it deals": (LowestFirstInRoundsItDeals, "F4"),
+    "own deal: ties draw from the bottom of its own pile": (DrawsFromTheBottomOfItsOwnPile, "F2"),
 }

@@ -24,7 +24,9 @@ const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUITES = path.join(HERE, '..', '..', '..', 'spec', 'conformance');
 
-/** The newest suite folder (v1, v2, v3 … : the highest number). */
+/** The newest suite folder (v1 … v4 …: the highest number): the default suite, which is always
+ * the newest (dekal.conformance.cases._vectors.SUITE_VERSION; the test of this runner checks
+ * that the suite it names is that one). */
 function newestSuite() {
   const numbers = readdirSync(SUITES).map((name) => /^v(\d+)$/.exec(name)).filter(Boolean).map((m) => Number(m[1]));
   return path.join(SUITES, `v${Math.max(...numbers)}`);

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 from dekal.conformance.judge._attribution import (
     Blame,
+    before_the_take,
     blame_grid_request,
     blame_legal,
     blame_perft_moves,
     blame_position,
     blame_public,
+    blame_ranking,
+    blame_refused_position,
     blame_refused_step_moved,
+    blame_refused_taker,
     blame_result,
     blame_verdict,
     differing_fields,
+    one_take_earlier,
 )
 
 PILE = "196841T3124437198489619715735T6224431664T72T552675887783T13856159643"
@@ -151,3 +156,67 @@ def test_a_refused_position_line_is_blamed_on_who_acts_in_it() -> None:
         blame_refused_position(changed(changed(TURN_ENDED, 2, "next"), 0, "slide/lowest/100")).rule
         == "S4"
     )
+
+
+MATCH = changed(TURN_ENDED, 0, "slide/lowest/100")
+
+
+def test_s3_shared_places_numbered_otherwise_in_a_match_are_s3_not_the_totals_s4() -> None:
+    # 1, 1, 3, 4 written 1, 1, 2, 3: the same seats tie, in the same order (S4's totals
+    # decided that); how the places after a tie are numbered is S3's "as in sport"
+    wanted = [[1, 0], [1, 2], [3, 1], [4, 3]]
+    dense = [[1, 0], [1, 2], [2, 1], [3, 3]]
+    assert blame_ranking(wanted, dense, MATCH) == Blame("S3", "ranking (places shared as in sport)")
+    assert blame_ranking(wanted, dense, TURN_ENDED).rule == "S3"
+
+
+def test_s3_seats_sharing_a_place_listed_otherwise_in_a_match_are_s3() -> None:
+    wanted = [[1, 0], [1, 2], [3, 1]]
+    assert blame_ranking(wanted, [[1, 2], [1, 0], [3, 1]], MATCH).rule == "S3"
+
+
+def test_s4_a_match_ranking_that_ties_or_orders_the_seats_otherwise_is_s4() -> None:
+    wanted = [[1, 0], [1, 2], [3, 1]]
+    assert blame_ranking(wanted, [[1, 0], [2, 2], [3, 1]], MATCH) == Blame("S4", "ranking")
+    assert blame_ranking(wanted, [[1, 1], [2, 0], [2, 2]], MATCH) == Blame("S4", "ranking")
+
+
+def test_s3_a_single_round_ranking_that_ties_the_seats_otherwise_is_s3() -> None:
+    wanted = [[1, 0], [1, 2], [3, 1]]
+    assert blame_ranking(wanted, [[1, 0], [2, 2], [3, 1]], TURN_ENDED) == Blame("S3", "ranking")
+
+
+# 3 seats, turn 2 from start 0: seat 1 holds the token; seat 1 took, seat 2 takes next
+LATER_TAKER = (
+    "slide/chosen/single 1.2 take@2 0 9idh/ec.j/dbhb/bigi|8bfc/egje/gjaj/fc3i|"
+    "ebfc/.gje/gjaj/fcji -,-,- 47 196841T3124437198489619715735T622443166 - 0,0,0"
+)
+
+
+def test_t3_one_take_earlier_the_last_taker_takes_again_with_its_card_back_in_the_centre() -> None:
+    earlier = one_take_earlier(LATER_TAKER)
+    assert earlier is not None
+    fields = earlier.split(" ")
+    assert fields[2] == "take@1" and fields[6] == "478"  # its first face-up card, an 8
+    assert fields[4].split("|")[1] == ".bfc/egje/gjaj/fc3i"
+    assert one_take_earlier(earlier) is None  # the token holder's take: none made yet
+
+
+def test_t4_a_push_phase_is_read_as_the_take_before_it() -> None:
+    pushing = changed(changed(LATER_TAKER, 2, "push@2:4"), 6, "7")
+    assert before_the_take(pushing) == LATER_TAKER
+
+
+def test_t3_a_taker_that_moves_the_other_way_one_take_earlier_is_the_order_t3() -> None:
+    # counter-clockwise from the right token: seat 0 now, seat 1 (the token) one take earlier
+    assert blame_refused_taker(LATER_TAKER, 0, 1).rule == "T3"
+    assert blame_refused_taker(LATER_TAKER, 1, 1).rule == "T3"  # the token holder again
+
+
+def test_t5_a_taker_that_moves_back_one_seat_one_take_earlier_is_the_token_t5() -> None:
+    # clockwise, from a token that passed the other way (seat 2): seat 0 now, seat 2 before
+    assert blame_refused_taker(LATER_TAKER, 0, 2).rule == "T5"
+
+
+def test_t5_without_two_readings_a_refused_take_is_blamed_on_who_acts() -> None:
+    assert blame_refused_taker(LATER_TAKER, None, 1) == blame_refused_position(LATER_TAKER)
