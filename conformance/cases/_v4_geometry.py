@@ -30,11 +30,11 @@ from dekal_ref.scoring import score_grid
 
 Case = dict[str, Any]
 
-ALL_CANCEL = (1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4)
+ALL_CANCEL: tuple[int, ...] = (1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4)
 """Four 2x2 blocks of four values, each touching two of other values: every card cancels."""
-ALL_KEPT_WITH_TEN = (9, 10, 9, 10, 10, 9, 10, 9, 9, 10, 9, 10, 10, 9, 10, 9)
+ALL_KEPT_WITH_TEN: tuple[int, ...] = (9, 10, 9, 10, 10, 9, 10, 9, 9, 10, 9, 10, 10, 9, 10, 9)
 """A checkerboard of 9s and 10s: no two equal cards share a side, 152 points on 16 cards."""
-ALL_KEPT = (5, 6, 7, 8, 6, 7, 8, 5, 7, 8, 5, 6, 8, 5, 6, 7)
+ALL_KEPT: tuple[int, ...] = (5, 6, 7, 8, 6, 7, 8, 5, 7, 8, 5, 6, 8, 5, 6, 7)
 """Diagonals of equal values: nothing cancels (corners only), no 10."""
 
 
@@ -68,9 +68,7 @@ def geometry_games() -> list[GeometryGame]:
     tests/conformance/cases/test_conformance_v4_geometry.py)."""
     games = []
     for i in range(5):
-        for j, (match, round_number, entry) in enumerate(
-            (*TRIADS[i % 2], ROUND_ONES[i % 3])
-        ):
+        for j, (match, round_number, entry) in enumerate((*TRIADS[i % 2], ROUND_ONES[i % 3])):
             push = ("slide", "eject")[(i + j + j // 2) % 2]
             games.append(
                 GeometryGame(2 + i, push, match, round_number, entry, ten_first=j % 2 == 0)
@@ -89,7 +87,7 @@ def _finals(game: GeometryGame, seed: int) -> list[tuple[int, ...]]:
         for value in grid:
             take(stock, value)
     generator = SplitMix64(seed)
-    finals = list(chosen[: game.seats])
+    finals: list[tuple[int, ...]] = list(chosen[: game.seats])
     while len(finals) < game.seats:
         cells = []
         for _ in range(16):

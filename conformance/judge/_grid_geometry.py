@@ -57,9 +57,7 @@ def shape(group: frozenset[int]) -> str:
 
 def border(group: frozenset[int]) -> str:
     """`corner` (a card on a corner cell), `edge` (on the border, no corner) or `inner`."""
-    edges = max(
-        (row_of(c) in (0, SIZE - 1)) + (column_of(c) in (0, SIZE - 1)) for c in group
-    )
+    edges = max((row_of(c) in (0, SIZE - 1)) + (column_of(c) in (0, SIZE - 1)) for c in group)
     return ("inner", "edge", "corner")[edges]
 
 
