@@ -18,7 +18,7 @@ from typing import Any
 from dekal.conformance.cases._situation_map import Values, situation_map
 from dekal.conformance.judge._grid_geometry import cancellations, points_left, push_geometry
 from dekal.conformance.judge._refusal_sites import DirectReference
-from dekal_ref.push import line_cells
+from dekal_ref.push import line_cells, push_chain
 from dekal_ref.ranking import places, round_scores
 from dekal_ref.state import GameState, Phase
 
@@ -264,6 +264,11 @@ class SituationTracer(DirectReference):
                 geometry["ejected"] = "face down" if far and far.face_down else "face up"
             elif before.rules.push == "eject":
                 geometry["ejected"] = "no card"
+            chain = push_chain(hole, move, before.rules.push)
+            faces = {card.face_down for cell in chain[:-1] if (card := grid[cell]) is not None}
+            moved = "both" if len(faces) == 2 else "face down" if True in faces else "face up"
+            taker = _seat_place(before.taken - 1, players)
+            self.note("T4", taker=taker, moved=moved, **common)
             ends = "nothing"
             if after.phase is Phase.REVEAL:
                 ends = "turn"
