@@ -140,10 +140,34 @@ def eject_on_the_last_line_pushes_line_three() -> Any:
     return pushed_by(chain_of)
 
 
+def moved_cards_turn_face_up() -> Any:
+    """T4: the cards a push moves are turned face up (they should keep their face)."""
+
+    def push(state: GameState, seat: int, move: Push) -> GameState:
+        after = dekal_ref.push(state, seat, move)
+        chain = push_chain(hole_of(state.grids[seat]), move, state.rules.push)
+        grid = list(after.grids[seat])
+        for cell in chain[1:]:
+            card = grid[cell]
+            if card is not None:
+                grid[cell] = Card(card.value, face_down=False)
+        return replace(after, grids=after.grids[:seat] + (tuple(grid),) + after.grids[seat + 1 :])
+
+    def apply(state: GameState, action: Any) -> GameState:
+        if hasattr(action, "push"):
+            return push(state, action.seat, action.push)
+        return dekal_ref.apply(state, action)
+
+    return api(push=push, apply=apply)
+
+
 FAULTS: dict[str, tuple[Callable[[], Any], str]] = {
     "the middle of a run of three stays": (middle_of_a_run_stays, "S1"),
     "pairs down on an edge column stay": (pairs_down_on_an_edge_stay, "S1"),
     "a 10 left scores 1": (ten_left_scores_one, "S2"),
     "a slide from the right moves one card": (slide_from_the_right_moves_one_card, "P1"),
     "an eject along line 4 shifts line 3": (eject_on_the_last_line_pushes_line_three, "P2"),
+    "the cards a push moves turn face up": (moved_cards_turn_face_up, "T4"),
 }
+GAMES_ONLY = {"the cards a push moves turn face up"}
+"""Faults no single-grid request can show (a single grid has no faces)."""
