@@ -3,10 +3,12 @@ a suite reaches, read off the reference while it runs.
 
 A *situation* is one step of a case as the reference plays it: the rule it applied and the
 value of each of that rule's dimensions (the player count, the turn, where the hole is, how a
-first-player tie runs, the shape of a ranking…). `traced_situations(cases)` runs the cases on
+first-player tie runs, the shape of a ranking, the shape of a group a grid cancels, the side
+and line of a push…). `traced_situations(cases)` runs the cases on
 the reference (behind the protocol adapter, called directly, as the refusal sites' run does)
 and reads every situation off the states before and after each request: the reference's own
-trace of the run.
+trace of the run. The single-grid requests (`score`, `push`) are read too, on the grid's own
+dimensions (dekal.conformance.judge._grid_geometry); `pushes` answers no push, so it adds none.
 """
 
 from __future__ import annotations
