@@ -445,10 +445,16 @@ def blame_step(before: str, sent: str, expected: str, actual: str, deal: Any = N
 
 
 def _faces_alone_differ(expected: str, actual: str) -> bool:
-    """The grids hold the same values in the same cells, some face up for face down or back
-    (T4: the pushed card goes in face up, the cards it moves keep their face)."""
+    """The grids hold the same values in the same cells, and every cell that differs is a
+    face-down card turned up (T4: the cards a push moves keep their face). A push along the
+    wrong cells that happens to leave equal values in place turns faces both ways, or down."""
     face_up = str.maketrans("abcdefghij", "123456789T")
-    return expected != actual and expected.translate(face_up) == actual.translate(face_up)
+    if len(expected) != len(actual) or expected == actual:
+        return False
+    return all(
+        want == got or (want.islower() and want.translate(face_up) == got)
+        for want, got in zip(expected, actual, strict=True)
+    )
 
 
 def _decided_rule(before: str, sent: str, expected: str, actual: str) -> Blame | None:
