@@ -21,6 +21,7 @@ from typing import Any
 
 from dekal.conformance.cases._anchors import anchor_of
 from dekal.conformance.cases._v4_design import Design, build
+from dekal.conformance.cases._v4_geometry import geometry_game_cases
 from dekal.conformance.cases._v4_phases import (
     deal_cases,
     deal_refusal_cases,
@@ -72,6 +73,7 @@ def v4_files(v3: dict[str, list[Case]]) -> dict[str, list[Case]]:
         return [probed_case(case) if case["kind"] == "game" else case for case in cases]
 
     files["games"] += probed(designed)
+    files["games"] += probed(geometry_game_cases())
     files["negative"] += probed(deal_refusal_cases())
     files["perft"] += perft_cases()
     files["deal"] += deal_cases()

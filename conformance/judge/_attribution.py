@@ -544,19 +544,36 @@ def blame_step(before: str, sent: str, expected: str, actual: str, deal: Any = N
     return Blame(traced, field)
 
 
+def _faces_alone_differ(expected: str, actual: str) -> bool:
+    """The grids hold the same values in the same cells, and every cell that differs is a
+    face-down card turned up (T4: the cards a push moves keep their face). A push along the
+    wrong cells that happens to leave equal values in place turns faces both ways, or down."""
+    face_up = str.maketrans("abcdefghij", "123456789T")
+    if len(expected) != len(actual) or expected == actual:
+        return False
+    return all(
+        want == got or (want.islower() and want.translate(face_up) == got)
+        for want, got in zip(expected, actual, strict=True)
+    )
+
+
 def _decided_rule(before: str, sent: str, expected: str, actual: str) -> Blame | None:
     """The rule that decides what differs, where the fields that follow from it would point
     elsewhere (issue 27): a round that ends one turn early or late is T5's (after 16 turns
-    the round is scored; the totals only follow); with the start seat right, a first taker
-    other than the token holder is T3's ("from the token holder, clockwise"), the token
-    holder of a token passed the other way T5's, and on turn 1 of a later round the seat of
-    the lowest card taking first F4's (F1-F2 are not applied again)."""
+    the round is scored; the totals only follow); a push that leaves every value where it
+    should be but turns a face is T4's, not the push rule's (the cards it moves keep their
+    face); with the start seat right, a first taker other than the token holder is T3's
+    ("from the token holder, clockwise"), the token holder of a token passed the other way
+    T5's, and on turn 1 of a later round the seat of the lowest card taking first F4's (F1-F2
+    are not applied again)."""
     want, got = position_fields(expected), position_fields(actual)
     word = action_word(sent)
     scored_want = want.get("phase") in ("next", "over")
     scored_got = got.get("phase") in ("next", "over")
     if word == "push" and scored_want != scored_got:
         return Blame("T5", "phase (the end of the round)")
+    if word == "push" and _faces_alone_differ(want.get("grids", ""), got.get("grids", "")):
+        return Blame("T4", "grids (the faces of the cards a push moves: they keep theirs)")
     phase_want, phase_got = want.get("phase", ""), got.get("phase", "")
     if not (word == "reveal" and phase_want.startswith("take@") and phase_got.startswith("take@")):
         return None

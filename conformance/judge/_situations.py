@@ -3,10 +3,12 @@ a suite reaches, read off the reference while it runs.
 
 A *situation* is one step of a case as the reference plays it: the rule it applied and the
 value of each of that rule's dimensions (the player count, the turn, where the hole is, how a
-first-player tie runs, the shape of a ranking…). `traced_situations(cases)` runs the cases on
+first-player tie runs, the shape of a ranking, the shape of a group a grid cancels, the side
+and line of a push…). `traced_situations(cases)` runs the cases on
 the reference (behind the protocol adapter, called directly, as the refusal sites' run does)
 and reads every situation off the states before and after each request: the reference's own
-trace of the run.
+trace of the run. The single-grid requests (`score`, `push`) are read too, on the grid's own
+dimensions (dekal.conformance.judge._grid_geometry); `pushes` answers no push, so it adds none.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from dekal.conformance.cases._situation_map import Values, situation_map
+from dekal.conformance.judge._grid_geometry import cancellations, points_left, push_geometry
 from dekal.conformance.judge._refusal_sites import DirectReference
+from dekal_ref.push import line_cells, push_chain
 from dekal_ref.ranking import places, round_scores
 from dekal_ref.state import GameState, Phase
 
@@ -108,6 +112,8 @@ class SituationTracer(DirectReference):
             self.note("deal", seats=str(message["players"]), **{"deal round": bucket})
         elif cmd == "new_game":
             self.read_new_game(message, reply, after)
+        elif cmd in ("score", "push") and ok:
+            self.read_single_grid(message)
         elif cmd == "perft" and ok and isinstance(before, GameState):
             depth = int(message["depth"])
             self.note(
@@ -128,9 +134,29 @@ class SituationTracer(DirectReference):
             self.dealt = "own" if message.get("deal") is None else "given"
             self.read_new_round(before, after, previous)
         elif cmd == "action" and ok and isinstance(before, GameState):
-            self.read_action(before, after)
+            self.read_action(before, after, str(message.get("action", "")))
         elif cmd == "action" and isinstance(before, GameState):
             self.read_refusal(message, reply, before)
+
+    def read_single_grid(self, message: dict[str, Any]) -> None:
+        """The single-grid commands (protocol.md): `score` is S1 and S2 on its grid, `push`
+        P1 or P2 on its grid, side and line; they name no game, so only the grid's own
+        dimensions are read."""
+        from dekal_ref.notation import parse_grid, parse_push
+
+        grid = parse_grid(str(message["grid"]))
+        if message["cmd"] == "score":
+            self.note_scored_grid(grid, {})
+            return
+        variant = str(message["variant"]).lower()
+        values = push_geometry(grid, parse_push(str(message["push"])), variant)
+        self.note("P2" if variant == "eject" else "P1", hole=_hole_place(grid.index(0)), **values)
+
+    def note_scored_grid(self, grid: Sequence[int], context: dict[str, str]) -> None:
+        """S1 once for each group the grid cancels (or once, none), S2 once."""
+        for values in cancellations(grid):
+            self.note("S1", **context, **values)
+        self.note("S2", **context, **points_left(grid))
 
     def read_refusal(
         self, message: dict[str, Any], reply: dict[str, Any], before: GameState
@@ -209,7 +235,7 @@ class SituationTracer(DirectReference):
         )
         self.note("M5", seats=seats, round=_round(before), entry=previous, push=before.rules.push)
 
-    def read_action(self, before: GameState, after: GameState) -> None:
+    def read_action(self, before: GameState, after: GameState, action: str) -> None:
         seats, players = str(before.players), before.players
         common = {"seats": seats, "turn": _turn(before), "round": _round(before)}
         if before.phase is Phase.REVEAL:
@@ -228,17 +254,30 @@ class SituationTracer(DirectReference):
         elif before.phase is Phase.PUSH:
             seat = before.to_act
             assert seat is not None
-            hole = before.grids[seat].index(None)
-            row, column = divmod(hole, 4)
-            edges = (row in (0, 3)) + (column in (0, 3))
-            where = ("inner", "edge", "corner")[edges]
+            grid = before.grids[seat]
+            hole = grid.index(None)
+            where = _hole_place(hole)
+            from dekal_ref.notation import parse_push
+
+            move = parse_push(action.split(" ")[-1])
+            geometry = push_geometry(grid, move, before.rules.push)
+            if geometry.get("line", "hole's") != "hole's":
+                far = grid[line_cells(move.side, int(move.line or 0))[-1]]
+                geometry["ejected"] = "face down" if far and far.face_down else "face up"
+            elif before.rules.push == "eject":
+                geometry["ejected"] = "no card"
+            chain = push_chain(hole, move, before.rules.push)
+            faces = {card.face_down for cell in chain[:-1] if (card := grid[cell]) is not None}
+            moved = "both" if len(faces) == 2 else "face down" if True in faces else "face up"
+            taker = _seat_place(before.taken - 1, players)
+            self.note("T4", taker=taker, moved=moved, **common)
             ends = "nothing"
             if after.phase is Phase.REVEAL:
                 ends = "turn"
             elif after.phase in (Phase.NEXT_ROUND, Phase.OVER):
                 ends = "round"
             rule = "P2" if before.rules.push == "eject" else "P1"
-            self.note(rule, hole=where, ends=ends, seats=seats, turn=_turn(before))
+            self.note(rule, hole=where, ends=ends, seats=seats, turn=_turn(before), **geometry)
             if ends != "nothing":
                 length = "single" if before.rules.threshold is None else "match"
                 token = _seat_place(int(before.token or 0), players)
@@ -284,14 +323,14 @@ class SituationTracer(DirectReference):
         scores = round_scores(after)
         seats = str(after.players)
         match = after.rules.threshold is not None
-        for rule in ("S1", "S2"):
-            self.note(
-                rule,
-                seats=seats,
-                push=after.rules.push,
-                length="match" if match else "single",
-                round=_round(after),
-            )
+        context = {
+            "seats": seats,
+            "push": after.rules.push,
+            "length": "match" if match else "single",
+            "round": _round(after),
+        }
+        for seat in range(after.players):
+            self.note_scored_grid(after.values(seat), context)
         round_keys: list[tuple[int, ...]] = [(s.points, s.remaining) for s in scores]
         if not match:
             points = [s.points for s in scores]
@@ -320,6 +359,11 @@ class SituationTracer(DirectReference):
 
 
 PHASES = ("reveal", "take", "push", "next", "over")
+
+
+def _hole_place(hole: int) -> str:
+    row, column = divmod(hole, 4)
+    return ("inner", "edge", "corner")[(row in (0, 3)) + (column in (0, 3))]
 
 
 def _picks(before: GameState, after: GameState) -> list[int]:
