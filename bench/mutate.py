@@ -2,8 +2,10 @@
 
 Each *mutant* is one rule module of one engine with one small change (`<` made `<=`, `and`
 made `or`, a constant off by one, a statement deleted, a `raise` removed…). A mutant runs the
-whole conformance suite in-process, in a fresh worker process of its own; it is *killed* when
-some case fails, errors or times out, and *survives* when every case passes. A surviving
+whole conformance suite (by default the one `dekal conformance run` reads, the newest)
+in-process, in a fresh worker process of its own, cheap cases first; it is *killed* when
+some case fails, errors or times out (its run stops there), and *survives* when every case
+passes. A surviving
 mutant is a behaviour of the engine that no case checks, or an equivalent mutant (a change
 that does not change behaviour), listed with its reason in bench/equivalent_mutants.json.
 
@@ -36,7 +38,7 @@ BENCH = Path(__file__).resolve().parent
 if str(BENCH) not in sys.path:  # its sibling modules, however this file is loaded (tests/)
     sys.path.insert(0, str(BENCH))
 
-from mutant_worker import judge_mutant, run_worker, worker_main  # noqa: E402
+from mutant_worker import cheap_first, judge_mutant, run_worker, worker_main  # noqa: E402
 from mutants import (  # noqa: E402
     RULE_MODULES,
     Mutant,
@@ -60,6 +62,8 @@ from mutation_measure import (  # noqa: E402
 __all__ = [  # what tests/house/test_mutate.py and other callers reach through this module
     "RULE_MODULES",
     "Mutant",
+    "cheap_first",
+    "default_suite",
     "draw",
     "judge_mutant",
     "main",
@@ -184,7 +188,8 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.add_argument(
         "--suite-dir", type=Path, metavar="DIR",
-        help="a conformance suite directory (default: the installed suite)",
+        help="a conformance suite directory (default: the suite `dekal conformance run` reads, "
+        "the newest installed one)",
     )  # fmt: skip
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
     parser.add_argument(

@@ -73,6 +73,21 @@ def test_the_same_seed_draws_the_same_sample() -> None:
     assert [m.key for m in mutate.draw(mutants, 20, seed=8)] != [m.key for m in first]
 
 
+def test_cheap_cases_run_first_and_every_case_is_still_judged() -> None:
+    cases = load_cases()
+    ordered = mutate.cheap_first(cases)
+    assert sorted(c["id"] for c in ordered) == sorted(c["id"] for c in cases)
+    kinds = [c["kind"] for c in ordered]
+    assert kinds.index("game") > max(k for k, kind in enumerate(kinds) if kind != "game")
+    assert kinds.index("score") < kinds.index("setup") < kinds.index("perft")
+
+
+def test_the_default_suite_is_the_harness_default() -> None:
+    from dekal.conformance.cases._vectors import SUITE_VERSION
+
+    assert mutate.default_suite().name == SUITE_VERSION
+
+
 def test_s3_fewest_cards_tie_break_inverted_is_killed(s3_suite: Path) -> None:
     before = tree_hashes()
     source = mutate.module_file("dekal_ref.ranking").read_text("utf-8")
