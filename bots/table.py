@@ -64,6 +64,7 @@ def play_game(
     seed: int,
     first_player: int | None = None,
     draws_seed: int | None = None,
+    event: str | None = None,
 ) -> PlayedGame:
     """Play one game (a single round, or a match to the threshold) from the game seed `seed`.
 
@@ -71,7 +72,7 @@ def play_game(
     actions is refused with IllegalAction naming rule B1 (and the bot and the action).
     With `draws_seed`, seat s draws from Draws(seat_seed(draws_seed, s)) instead of the
     game seed's stream: a seed that says nothing about the deal (`dekal match` gives one,
-    spec/bot-protocol.md, `new_game`).
+    spec/bot-protocol.md, `new_game`). `event`: the record's Event tag (where it was played).
     """
     arguments.seed("seed", seed)
     if draws_seed is not None:
@@ -98,7 +99,7 @@ def play_game(
             )
         state = fast.apply(state, action)
         actions.append(action)
-    record = record_from_game(rules, dealt, first_player, actions, seed=seed)
+    record = record_from_game(rules, dealt, first_player, actions, seed=seed, event=event)
     final = to_reference(state)
     tell_game_over(bots, final)
     return PlayedGame(tuple(actions), final, format_record(record))

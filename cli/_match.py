@@ -15,6 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from dekal.cli._common import (
     DekalCommand,
+    Scheduler,
+    Workers,
     err,
     fail,
     fail_with,
@@ -48,6 +50,7 @@ MATCH_HELP = """Play bots against each other on paired deals: Elo, SPRT, ratings
     dekal match --bots pimc:samples=10,greedy --games 2000 --sprt elo0=0,elo1=50 --seed 1
     dekal match --bots greedy,random,greedy --games 30 --json
     dekal match --bots "cmd:python -m dekal.bots.serve greedy,greedy" --games 20
+    dekal match --bots pimc:samples=10,greedy --games 400 --workers 2 --seed 1
 
 --bots names one bot a seat, 2 to 6 (M2), comma separated: our bots (random, greedy, pimc,
 ismcts, with options: pimc:samples=40) or cmd:COMMAND, a program speaking the bot protocol
@@ -65,6 +68,14 @@ log-likelihood ratio leaves its bounds, log(beta/(1-alpha)) and log((1-beta)/alp
 six bots: Bradley–Terry ratings (Elo scale, centred on their mean) from every game's
 placings, with 95% bootstrap intervals over the deals, and each bot's mean place.
 
+--workers N plays the deals on a local Dask cluster of N processes started for the match,
+--scheduler tcp://HOST:PORT on a running one (docs/simulate.md). A deal (its games, one per
+rotation) is the unit of work: the workers play tasks of 4 consecutive deals, each task with
+bots and bot programs of its own (ended with it), and the deals are counted in deal order
+whoever finished first. So the match is the same, game for game and figure for figure, on
+any number of workers; an SPRT stops at the same deal, and the deals the workers had
+already played past it (at most 8 a worker) are discarded.
+
 --resume FILE keeps the match in FILE (JSON, rewritten whole after every deal); run the
 same command again and it goes on from the deals FILE holds (a match of other bots, seed or
 variant is refused): a deal's games depend on its number and the setup alone.
@@ -80,8 +91,9 @@ bot's losses, draws, wins), "score", "score_se", "unpaired_se", "elo": {"elo", "
 --sprt); for three to six "ratings": [{"bot", "elo", "low", "high", "mean_place"}]}. An
 infinite Elo bound (a score of 0 or 1 within the interval) is null.
 
-Exit codes: 0 done (whatever the SPRT decided); 2 bad input; 3 a bot program that cannot
-be started or played; 130 interrupted (every bot program ended first).
+Exit codes: 0 done (whatever the SPRT decided); 2 bad input (a scheduler that cannot be
+reached within 10 s too); 3 a bot program that cannot be started or played; 130
+interrupted (every bot program and the local cluster ended first).
 """
 
 
@@ -215,11 +227,20 @@ def match(
             parser=output_file,
         ),
     ] = None,
+    workers: Workers = 1,
+    scheduler: Scheduler = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     from dekal.cli._simulate import check_bots, split_bots
     from dekal.simulation._match import MatchSetup, read_saved_match, run_match, saved_match
     from dekal.simulation._sprt import Sprt
+    from dekal.simulation.runner import ClusterUnavailable
+
+    if scheduler is not None and workers != 1:
+        fail(
+            "give --workers N (a local cluster) or --scheduler ADDRESS, not both",
+            field="--scheduler",
+        )
 
     specs = split_bots(bots)
     if any(not spec for spec in specs):
@@ -253,7 +274,12 @@ def match(
                 keep(resume, saved_match(setup, tally))
             advance(tally, llr)
 
-        result = run_match(setup, deals, sprt, step, played)
+        try:
+            result = run_match(
+                setup, deals, sprt, step, played, workers=workers, scheduler=scheduler
+            )
+        except ClusterUnavailable as error:
+            fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
     report = match_json(result)
     if json_output:
         print_json(report)
