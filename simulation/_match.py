@@ -140,6 +140,12 @@ def record_event(setup: MatchSetup, deal: int, rotation: int) -> str:
     return f"dekal match, seed {setup.seed}, deal {deal}, rotation {rotation}"
 
 
+def record_name(deal: int, rotation: int) -> str:
+    """The file name of a game's record in `dekal match --records DIR` (sorted in playing
+    order: deals below MOST_DEALS have six digits)."""
+    return f"deal-{deal:06d}-rotation-{rotation}.dkr"
+
+
 def play_deal(
     setup: MatchSetup, bots: Sequence[Bot], deal: int, recorded: bool = False
 ) -> DealResult:

@@ -328,3 +328,14 @@ def test_a_match_resumed_on_the_cluster_is_the_match_played_at_once(
     assert resumed.exit_code == 0, resumed.output
     assert len(json.loads(saved.read_text())["deals"]) == 10
     assert json.loads(resumed.stdout) == json.loads(invoke(*args, "--games", "20").stdout)
+
+
+def test_a_match_s_records_on_the_cluster_are_the_records_written_here(
+    scheduler: str, tmp_path: Path
+) -> None:
+    args = ("match", "--bots", f"{SERVE},random", "--games", "12", "--seed", "5", "--records")
+    assert invoke(*args, str(tmp_path / "here")).exit_code == 0
+    assert invoke(*args, str(tmp_path / "there"), "--scheduler", scheduler).exit_code == 0
+    here = {p.name: p.read_bytes() for p in (tmp_path / "here").iterdir()}
+    there = {p.name: p.read_bytes() for p in (tmp_path / "there").iterdir()}
+    assert len(here) == 12 and there == here
