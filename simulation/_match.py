@@ -167,6 +167,7 @@ def play_deal(
                 first_player=first,
                 draws_seed=draws_seed(seed, rotation),
                 event=record_event(setup, deal, rotation),
+                recorded=recorded,
             )
         except BotForfeit as forfeit:
             offender = at_seat[forfeit.seat]
