@@ -140,7 +140,7 @@ def check_bot(
                 seats: list[Bot] = [greedy] * count
                 seats[at] = _Timed(bot, report.think_ms)
                 try:
-                    played = play_game(rules, seats, game_seed_)
+                    played = play_game(rules, seats, game_seed_, recorded=False)
                 except BotForfeit as forfeit:
                     legal.findings.append(f"{count} players, game {game}: {forfeit}")
                     continue
@@ -179,7 +179,7 @@ def _check_determinism(
         replay = list(seats)
         replay[at] = again
         try:
-            second = play_game(rules, replay, seed).actions
+            second = play_game(rules, replay, seed, recorded=False).actions
         except BotForfeit as forfeit:
             check.findings.append(f"{rules.players} players: the replay forfeited: {forfeit}")
             return

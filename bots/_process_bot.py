@@ -20,6 +20,7 @@ import atexit
 import contextlib
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,6 +136,8 @@ class ProcessBot:
     """The process playing each seat of the current game(s)."""
     info: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
     """Each seat's last `info` (spec/bot-protocol.md, `think`): what the bot said it saw."""
+    started: Callable[[BotProcess], None] | None = field(default=None, repr=False)
+    """Told of each process as it starts (a Dask worker guards it: dekal.simulation._reaper)."""
 
     def __post_init__(self) -> None:
         if not self.command.strip():
@@ -170,6 +173,8 @@ class ProcessBot:
                     raise BotUnusable(f"bot {self.name}: {error}") from None
                 self.links.append(_Link(process))
                 self.seats[seat] = self.links[-1]
+                if self.started is not None:
+                    self.started(process)
         return self.seats[seat]
 
     def act(self, obs: Observation, seat: int, draws: Draws) -> Action:

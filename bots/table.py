@@ -64,6 +64,8 @@ def play_game(
     seed: int,
     first_player: int | None = None,
     draws_seed: int | None = None,
+    event: str | None = None,
+    recorded: bool = True,
 ) -> PlayedGame:
     """Play one game (a single round, or a match to the threshold) from the game seed `seed`.
 
@@ -71,7 +73,9 @@ def play_game(
     actions is refused with IllegalAction naming rule B1 (and the bot and the action).
     With `draws_seed`, seat s draws from Draws(seat_seed(draws_seed, s)) instead of the
     game seed's stream: a seed that says nothing about the deal (`dekal match` gives one,
-    spec/bot-protocol.md, `new_game`).
+    spec/bot-protocol.md, `new_game`). `event`: the record's Event tag (where it was played).
+    `recorded=False`: no record (an empty one), and none of its replay on the reference
+    engine, a fifth of a game's time, for a caller that only counts (dekal match, bots check).
     """
     arguments.seed("seed", seed)
     if draws_seed is not None:
@@ -98,10 +102,13 @@ def play_game(
             )
         state = fast.apply(state, action)
         actions.append(action)
-    record = record_from_game(rules, dealt, first_player, actions, seed=seed)
+    text = ""
+    if recorded:
+        record = record_from_game(rules, dealt, first_player, actions, seed=seed, event=event)
+        text = format_record(record)
     final = to_reference(state)
     tell_game_over(bots, final)
-    return PlayedGame(tuple(actions), final, format_record(record))
+    return PlayedGame(tuple(actions), final, text)
 
 
 def tell_game_over(bots: Sequence[Bot], final: GameState) -> None:

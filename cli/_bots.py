@@ -50,6 +50,10 @@ or one of ours (random, greedy, pimc, ismcts). The checks:
                      refused with ok false and its id, and the program still answering
                      hello afterwards
 
+--games is per player count (default 10: 50 games, about a second of CPU). The issue's
+thousand seeded games at every player count is --games 1000: 5,000 games, about a minute of
+CPU for one of our bots in this process and four for a program (docs/bots.md, measured).
+
 --json prints {"bot", "hello", "passed", "games", "decisions", "think_ms": {"median",
 "max"}, "checks": [{"name", "passed", "findings": [...]}]}.
 

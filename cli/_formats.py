@@ -121,6 +121,7 @@ NOT_FORMATS = {
     "--record": "a file to write",
     "--resume": "a file to write, and read back when the match is run again",
     "--save": "a folder to write",
+    "--records": "a folder to write",
     "--db": "a folder to write",
     "--cases": "a file or folder of conformance cases (spec/conformance's own format)",
     "RESULTS": "files saved by `conformance run --json`",

@@ -15,10 +15,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from dekal.cli._common import (
     DekalCommand,
+    Scheduler,
+    Workers,
     err,
     fail,
     fail_with,
     out,
+    output_directory,
     output_file,
     print_json,
     read_text_file,
@@ -32,7 +35,7 @@ from dekal_ref.reading import SEED_MAX, shown
 from dekal_ref.words import plural
 
 if TYPE_CHECKING:
-    from dekal.simulation._match import MatchResult, Tally
+    from dekal.simulation._match import DealResult, MatchResult, Tally
     from dekal.simulation._sprt import Sprt
 
 MAX_GAMES = 1_000_000
@@ -48,6 +51,7 @@ MATCH_HELP = """Play bots against each other on paired deals: Elo, SPRT, ratings
     dekal match --bots pimc:samples=10,greedy --games 2000 --sprt elo0=0,elo1=50 --seed 1
     dekal match --bots greedy,random,greedy --games 30 --json
     dekal match --bots "cmd:python -m dekal.bots.serve greedy,greedy" --games 20
+    dekal match --bots pimc:samples=10,greedy --games 400 --workers 2 --seed 1
 
 --bots names one bot a seat, 2 to 6 (M2), comma separated: our bots (random, greedy, pimc,
 ismcts, with options: pimc:samples=40) or cmd:COMMAND, a program speaking the bot protocol
@@ -65,23 +69,40 @@ log-likelihood ratio leaves its bounds, log(beta/(1-alpha)) and log((1-beta)/alp
 six bots: Bradley–Terry ratings (Elo scale, centred on their mean) from every game's
 placings, with 95% bootstrap intervals over the deals, and each bot's mean place.
 
+--workers N plays the deals on a local Dask cluster of N processes started for the match,
+--scheduler tcp://HOST:PORT on a running one (docs/simulate.md). A deal (its games, one per
+rotation) is the unit of work: the workers play tasks of 4 consecutive deals, each task with
+bots and bot programs of its own (ended with it), and the deals are counted in deal order
+whoever finished first. So the match is the same, game for game and figure for figure, on
+any number of workers; an SPRT stops at the same deal, and the deals the workers had
+already played past it (at most 8 a worker) are discarded.
+
 --resume FILE keeps the match in FILE (JSON, rewritten whole after every deal); run the
 same command again and it goes on from the deals FILE holds (a match of other bots, seed or
 variant is refused): a deal's games depend on its number and the setup alone.
+
+--records DIR writes each game's record there as it is counted, deal-DDDDDD-rotation-R.dkr
+(text .dkr, for dekal replay and dekal annotate; DIR is made if missing, a file of the same
+name replaced whole). Its Event tag gives the match's seed, the deal and the rotation: the
+bot at seat s is bot (s - R) mod k of --bots. The bytes are the same whether the bots play
+here, as programs (cmd:) or on workers. A game a bot forfeited has no record (it ended at
+an answer the rules refuse).
 
 A bot program that forfeits a game (an illegal or late answer, garbage, a crash:
 spec/bot-protocol.md, section 5) is placed last alone in it, every other seat first; the
 report counts forfeits. --think-ms is a program's time for one decision.
 
 --json prints {"bots", "players", "seed", "variant", "first", "threshold", "deals", "games",
-"forfeits": [{"bot", "kind", "games"}], and for two bots "pentanomial", "results" (the first
-bot's losses, draws, wins), "score", "score_se", "unpaired_se", "elo": {"elo", "low",
-"high"}, "sprt": {"elo0", "elo1", "alpha", "beta", "llr", "lower", "upper", "verdict"} (with
---sprt); for three to six "ratings": [{"bot", "elo", "low", "high", "mean_place"}]}. An
-infinite Elo bound (a score of 0 or 1 within the interval) is null.
+"forfeits": [{"bot", "kind", "games"}], "records": {"folder", "written"} (with --records),
+and for two bots "pentanomial", "results" (the first bot's losses, draws, wins), "score",
+"score_se", "unpaired_se", "elo": {"elo", "low", "high"}, "sprt": {"elo0", "elo1", "alpha",
+"beta", "llr", "lower", "upper", "verdict"} (with --sprt); for three to six "ratings":
+[{"bot", "elo", "low", "high", "mean_place"}]}. An infinite Elo bound (a score of 0 or 1
+within the interval) is null.
 
-Exit codes: 0 done (whatever the SPRT decided); 2 bad input; 3 a bot program that cannot
-be started or played; 130 interrupted (every bot program ended first).
+Exit codes: 0 done (whatever the SPRT decided); 2 bad input (a scheduler that cannot be
+reached within 10 s too); 3 a bot program that cannot be started or played; 130
+interrupted (every bot program and the local cluster ended first).
 """
 
 
@@ -215,11 +236,28 @@ def match(
             parser=output_file,
         ),
     ] = None,
+    records: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="DIR",
+            help="Write each game's .dkr record into DIR (made if missing).",
+            parser=output_directory,
+        ),
+    ] = None,
+    workers: Workers = 1,
+    scheduler: Scheduler = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     from dekal.cli._simulate import check_bots, split_bots
     from dekal.simulation._match import MatchSetup, read_saved_match, run_match, saved_match
     from dekal.simulation._sprt import Sprt
+    from dekal.simulation.runner import ClusterUnavailable
+
+    if scheduler is not None and workers != 1:
+        fail(
+            "give --workers N (a local cluster) or --scheduler ADDRESS, not both",
+            field="--scheduler",
+        )
 
     specs = split_bots(bots)
     if any(not spec for spec in specs):
@@ -246,6 +284,17 @@ def match(
             played = read_saved_match(saved, setup)[:deals]
         except (NotationError, ValueError) as error:
             fail(f"{shown(str(resume))}: {error}", kind="input", field="--resume")
+    written = [0]
+    if records is not None:
+        try:
+            records.mkdir(exist_ok=True)  # its parent was checked (output_directory)
+        except OSError as error:
+            fail(f"{shown(str(records))}: {error.strerror}", kind="input", field="--records")
+
+    def write(result: DealResult) -> None:
+        assert records is not None
+        written[0] += write_records(records, result)
+
     with deals_bar(deals, sprt) as advance:
 
         def step(tally: Tally, llr: float | None) -> None:
@@ -253,8 +302,16 @@ def match(
                 keep(resume, saved_match(setup, tally))
             advance(tally, llr)
 
-        result = run_match(setup, deals, sprt, step, played)
+        try:
+            result = run_match(
+                setup, deals, sprt, step, played, workers=workers, scheduler=scheduler,
+                record=None if records is None else write,
+            )  # fmt: skip
+        except ClusterUnavailable as error:
+            fail(str(error), kind="input", field="--scheduler" if scheduler else "--workers")
     report = match_json(result)
+    if records is not None:
+        report["records"] = {"folder": str(records), "written": written[0]}
     if json_output:
         print_json(report)
     else:
@@ -269,6 +326,23 @@ def keep(path: Path, saved: dict[str, object]) -> None:
         os.replace(temporary, path)
     except OSError as error:
         fail(f"{shown(str(path))}: {error.strerror}", kind="input", field="--resume")
+
+
+def write_records(folder: Path, result: DealResult) -> int:
+    """Write a deal's records, each whole or not at all (dekal._atomic); how many."""
+    from dekal._atomic import NotWritten, write_atomic
+    from dekal.simulation._match import record_name
+
+    count = 0
+    for rotation, text in enumerate(result.records):
+        if text is None:
+            continue  # a forfeited game: no record
+        try:
+            write_atomic(folder / record_name(result.deal, rotation), text)
+        except NotWritten as error:
+            fail(str(error), kind="input", field="--records")
+        count += 1
+    return count
 
 
 def _finite(value: float) -> float | None:
@@ -395,6 +469,9 @@ def print_report(report: dict[str, Any]) -> None:
     forfeits = report["forfeits"]
     listed = ", ".join(f"{f['bot']} {f['kind']} ×{f['games']}" for f in forfeits)
     out.print(f"forfeits: {listed or 'none'}", markup=False)
+    if "records" in report:
+        kept = report["records"]
+        out.print(f"records: {plural(kept['written'], 'game')} in {kept['folder']}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

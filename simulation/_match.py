@@ -12,25 +12,40 @@ first), with Elo and the SPRT of dekal.simulation._sprt, checked after every dea
 match stops as soon as it decides. Three to six: each game's placings feed the Bradley–Terry
 ratings of dekal.simulation._placings. A seat that forfeits (spec/bot-protocol.md, section 5)
 is placed last alone and every other seat shares first place.
+
+A deal (its k games) is the unit of work: in this process, or on a Dask cluster (workers,
+scheduler: dekal.simulation.runner) in tasks of DEALS_PER_TASK consecutive deals, each task
+with bot objects and bot programs of its own, ended (and guarded: dekal.simulation._reaper)
+when it ends. The deals come back in deal order and are counted in that order, so the SPRT
+stops at the same deal, and the match reports the same figures, whoever played them; deals a
+cluster played past the stopping point are discarded.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 from dekal.bots._bot_protocol import FORFEITS, THINK_MS
-from dekal.bots._process_bot import BotForfeit, ProcessBot
+from dekal.bots._process_bot import BotForfeit, BotProcess, ProcessBot
 from dekal.bots.bot import COMMAND_PREFIX, Bot, make_bot
 from dekal.bots.table import play_game
 from dekal.draws import game_seed
+from dekal.simulation._reaper import guarded
 from dekal.simulation._sprt import OUTCOMES, Sprt
+from dekal.simulation.runner import streamed_chunks
 from dekal_ref.ranking import ranking
 from dekal_ref.state import Rules
 
 MOST_DEALS = 1_000_000
 """The most deals one match may plan (`dekal match --games` counts games: deals × bots)."""
+DEALS_PER_TASK = 4
+"""Deals in one task of a cluster: enough that a task's start (its bot programs' start, a
+fraction of a second each) is small beside its games, few enough that an SPRT that stops
+wastes little (at most 2 tasks a worker thread are ahead of the deal being counted)."""
 
 
 def draws_seed(seed_of_deal: int, rotation: int) -> int:
@@ -50,6 +65,8 @@ class DealResult:
     deal: int
     places: tuple[tuple[int, ...], ...]
     forfeits: tuple[tuple[int, str], ...] = ()
+    records: tuple[str | None, ...] = ()
+    """Each rotation's .dkr record when asked for (None: a game a bot forfeited)."""
 
 
 @dataclass
@@ -103,24 +120,42 @@ class MatchSetup:
         )
 
 
-def seated(setup: MatchSetup) -> list[Bot]:
-    """One bot object per bot of the setup (a program with the setup's think budget)."""
+def seated(setup: MatchSetup, started: Callable[[BotProcess], None] | None = None) -> list[Bot]:
+    """One bot object per bot of the setup (a program with the setup's think budget;
+    `started` is told of each of its processes as it starts)."""
     bots: list[Bot] = []
     for spec in setup.bots:
         kind, _, command = spec.strip().partition(":")
         if kind == COMMAND_PREFIX:
-            bots.append(ProcessBot(command.strip(), think_ms=setup.think_ms))
+            bots.append(ProcessBot(command.strip(), think_ms=setup.think_ms, started=started))
         else:
             bots.append(make_bot(spec))
     return bots
 
 
-def play_deal(setup: MatchSetup, bots: Sequence[Bot], deal: int) -> DealResult:
-    """Deal `deal` played once per rotation (module docstring)."""
+def record_event(setup: MatchSetup, deal: int, rotation: int) -> str:
+    """The Event tag of a game's record: where in the match it was played. It names no bot,
+    so that a bot and the same bot as a program (cmd:) write the same bytes: the bot at seat
+    s is bot (s − rotation) mod k of the match's --bots."""
+    return f"dekal match, seed {setup.seed}, deal {deal}, rotation {rotation}"
+
+
+def record_name(deal: int, rotation: int) -> str:
+    """The file name of a game's record in `dekal match --records DIR` (sorted in playing
+    order: deals below MOST_DEALS have six digits)."""
+    return f"deal-{deal:06d}-rotation-{rotation}.dkr"
+
+
+def play_deal(
+    setup: MatchSetup, bots: Sequence[Bot], deal: int, recorded: bool = False
+) -> DealResult:
+    """Deal `deal` played once per rotation (module docstring); with `recorded`, each
+    game's .dkr record is kept in the result."""
     rules, k = setup.rules, len(bots)
     seed = game_seed(setup.seed, deal)
     rows: list[tuple[int, ...]] = []
     forfeits: list[tuple[int, str]] = []
+    records: list[str | None] = []
     for rotation in range(k):
         at_seat = [(seat - rotation) % k for seat in range(k)]  # the bot at each seat
         first = 0 if rules.first == "chosen" else None
@@ -131,11 +166,14 @@ def play_deal(setup: MatchSetup, bots: Sequence[Bot], deal: int) -> DealResult:
                 seed,
                 first_player=first,
                 draws_seed=draws_seed(seed, rotation),
+                event=record_event(setup, deal, rotation),
+                recorded=recorded,
             )
         except BotForfeit as forfeit:
             offender = at_seat[forfeit.seat]
             forfeits.append((offender, forfeit.kind))
             rows.append(tuple(k if b == offender else 1 for b in range(k)))
+            records.append(None)
             for bot in bots:  # the others' games are over too: their next game is new
                 if isinstance(bot, ProcessBot):
                     bot.seats.clear()
@@ -144,7 +182,61 @@ def play_deal(setup: MatchSetup, bots: Sequence[Bot], deal: int) -> DealResult:
         for standing in ranking(game.final):
             places[at_seat[standing.seat]] = standing.place
         rows.append(tuple(places))
-    return DealResult(deal, tuple(rows), tuple(forfeits))
+        records.append(game.record)
+    return DealResult(deal, tuple(rows), tuple(forfeits), tuple(records) if recorded else ())
+
+
+@dataclass(frozen=True)
+class Deals:
+    """A task of a cluster: deals first … first + count − 1 of a match."""
+
+    setup: MatchSetup
+    first: int
+    count: int
+    recorded: bool = False
+
+
+def play_deals(task: Deals) -> list[DealResult]:
+    """A task's deals, on a worker, with bots of its own: every program the task started is
+    ended when it ends, and by its guard if the worker is terminated first."""
+    with ExitStack() as stack:  # undone last first: each process closed, then its guard
+
+        def guard(process: BotProcess) -> None:
+            if process.process is not None:
+                stack.enter_context(guarded(process.process.pid))  # it leads its group
+            stack.callback(process.close)  # closed gently first; the guard finds it gone
+
+        bots = seated(task.setup, guard)
+        deals = range(task.first, task.first + task.count)
+        return [play_deal(task.setup, bots, deal, task.recorded) for deal in deals]
+
+
+@contextmanager
+def deal_results(
+    setup: MatchSetup,
+    deals: range,
+    recorded: bool = False,
+    workers: int = 1,
+    scheduler: str | None = None,
+) -> Iterator[Iterator[DealResult]]:
+    """The results of `deals` in deal order: here, with one set of bots for the whole match
+    (ended when the block ends), or on a cluster in tasks of DEALS_PER_TASK deals. Leaving the
+    block early drops the deals not yet counted."""
+    if scheduler is None and workers == 1:
+        bots = seated(setup)
+        try:
+            yield (play_deal(setup, bots, deal, recorded) for deal in deals)
+        finally:
+            for bot in bots:
+                if isinstance(bot, ProcessBot):
+                    bot.close()
+        return
+    tasks = (
+        Deals(setup, first, min(DEALS_PER_TASK, deals.stop - first), recorded)
+        for first in range(deals.start, deals.stop, DEALS_PER_TASK)
+    )
+    with streamed_chunks(play_deals, tasks, workers=workers, scheduler=scheduler) as done:
+        yield (result for results in done for result in results)
 
 
 @dataclass(frozen=True)
@@ -164,12 +256,18 @@ def run_match(
     sprt: Sprt | None = None,
     progress: Callable[[Tally, float | None], None] | None = None,
     played: Sequence[DealResult] = (),
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    record: Callable[[DealResult], None] | None = None,
 ) -> MatchResult:
     """Play deals 0, 1, … until `deals` are played or (two bots, `sprt` given) the SPRT
     decides; `progress` is told the tally and the LLR after each deal. `played`: the deals a
     resumed match has already played (0 … len − 1; a deal's games depend on its number and
-    the setup alone, so the rest of the match is the match it would have been). Every bot
-    program is ended when the match ends, however it ends."""
+    the setup alone, so the rest of the match is the match it would have been). `workers`,
+    `scheduler`: where the deals are played (module docstring; the same match wherever).
+    `record`: told each deal counted, with its games' records, before `progress` (the tally
+    keeps no record). Every bot program is ended when the match ends, however it ends."""
     if not 2 <= len(setup.bots) <= 6:
         raise ValueError(f"bots: 2 to 6, one a seat (M2), not {len(setup.bots)}")
     if sprt is not None and len(setup.bots) != 2:
@@ -183,20 +281,19 @@ def run_match(
     verdict: str | None = None
     if sprt is not None and played:
         value, verdict = sprt.verdict(tally.pentanomial)
-    bots = seated(setup)
-    try:
-        for deal in range(len(played), deals):
-            if verdict is not None:
-                break
-            tally.add(play_deal(setup, bots, deal))
-            if sprt is not None:
-                value, verdict = sprt.verdict(tally.pentanomial)
-            if progress is not None:
-                progress(tally, value)
-    finally:
-        for bot in bots:
-            if isinstance(bot, ProcessBot):
-                bot.close()
+    if verdict is None and len(played) < deals:
+        todo = range(len(played), deals)
+        with deal_results(setup, todo, record is not None, workers, scheduler) as results:
+            for result in results:
+                if record is not None:
+                    record(result)
+                tally.add(dataclasses.replace(result, records=()))
+                if sprt is not None:
+                    value, verdict = sprt.verdict(tally.pentanomial)
+                if progress is not None:
+                    progress(tally, value)
+                if verdict is not None:
+                    break  # the deals played past this one are dropped
     return MatchResult(setup, tally, sprt, value, verdict)
 
 

@@ -3,6 +3,8 @@
     run_chunks(task, chunks)                                  # here, one chunk after another
     run_chunks(task, chunks, workers=4)                       # a local cluster of 4 processes
     run_chunks(task, chunks, scheduler="tcp://host:8786")     # a cluster that already runs
+    with streamed_chunks(task, chunks, workers=4) as results:  # in chunk order, as they come
+        for result in results: ...                            # leaving early cancels the rest
 
 The results come back in chunk order whoever computed them, so a run's answer never depends
 on the workers: a chunk's work must depend on the chunk alone (its games' seeds, say), and
@@ -29,7 +31,8 @@ import struct
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -137,6 +140,55 @@ def _on_cluster(
         return [result for future in futures for result in future.result()]
     finally:
         client.cancel(futures)  # type: ignore[no-untyped-call]
+
+
+@contextmanager
+def streamed_chunks(
+    task: Callable[[C], R],
+    chunks: Iterable[C],
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    ahead: int = 2,
+) -> Iterator[Iterator[R]]:
+    """`task(chunk)` for chunk after chunk, yielded in chunk order as soon as each is known,
+    for a caller that may stop early (an SPRT that decided): leaving the block cancels the
+    chunks not yet used, computed or not.
+
+    workers=1 and no scheduler: in this process, one chunk when the caller asks for it. On a
+    cluster at most `ahead` chunks a worker thread are submitted beyond the one awaited, so a
+    caller that stops wastes at most that many; the order the workers finish in changes
+    nothing the caller sees. A task's exception is raised when its chunk's turn comes."""
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers: 1 to {MAX_WORKERS}, not {workers}")
+    if scheduler is None and workers == 1:
+        yield (task(chunk) for chunk in chunks)
+        return
+    with _dask_client(workers, scheduler) as client:
+        threads = max(1, sum(client.nthreads().values()))  # type: ignore[no-untyped-call]
+        pending: deque[Any] = deque()
+        try:
+            yield _in_order(client, task, iter(chunks), ahead * threads, pending)
+        finally:
+            client.cancel(list(pending))  # type: ignore[no-untyped-call]
+
+
+def _in_order(
+    client: Client, task: Callable[[C], R], chunks: Iterator[C], most: int, pending: deque[Any]
+) -> Iterator[R]:
+    """The results of `chunks` in order, with up to `most` of them submitted at once."""
+
+    def submit() -> None:
+        for chunk in itertools.islice(chunks, 1):
+            pending.append(client.submit(task, chunk, pure=False))
+
+    for _ in range(most):
+        submit()
+    while pending:
+        result: R = pending[0].result()  # the task's own exception, raised here
+        pending.popleft()
+        submit()  # before the caller's turn: the workers keep busy while it counts
+        yield result
 
 
 MOST_TASKS = 256

@@ -282,6 +282,13 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert play_game(Rules(players=2), bots, 5) == play_game(Rules(players=2), bots, 5)
 
 
+def test_a_game_played_without_its_record_is_the_same_game() -> None:
+    bots = [make_bot("random"), make_bot("greedy"), make_bot("random")]
+    rules = Rules(players=3, threshold=40)
+    kept, unkept = play_game(rules, bots, 11), play_game(rules, bots, 11, recorded=False)
+    assert (unkept.actions, unkept.final, unkept.record) == (kept.actions, kept.final, "")
+
+
 def test_f3_a_chosen_first_player_starts() -> None:
     played = play_game(Rules(players=3, first="chosen"), [make_bot("greedy")] * 3, 5, 2)
     first_take = next(a for a in played.actions if isinstance(a, Take))

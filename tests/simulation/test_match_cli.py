@@ -90,3 +90,37 @@ def test_a_match_is_not_resumed_from_another_match(tmp_path: Path) -> None:
                                  "4", "--resume", str(saved), "--json"])  # fmt: skip
     assert result.exit_code == 2
     assert json.loads(result.output)["error"]["field"] == "--resume"
+
+
+def records_in(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
+
+
+def test_every_game_of_a_match_is_recorded_and_replays(tmp_path: Path) -> None:
+    from dekal_ref.record import parse_record, replay
+
+    report = match("--bots", "greedy,random,greedy", "--games", "6", "--records", str(tmp_path))
+    assert report["records"] == {"folder": str(tmp_path), "written": 6}
+    kept = records_in(tmp_path)  # nothing else: no temporary file of a write left behind
+    assert sorted(kept) == [f"deal-00000{d}-rotation-{r}.dkr" for d in (0, 1) for r in range(3)]
+    for name, text in kept.items():
+        record = parse_record(text.decode())
+        replay(record)
+        deal, rotation = int(name[5:11]), int(name[-5])
+        assert record.event == f"dekal match, seed 0, deal {deal}, rotation {rotation}"
+
+
+def test_a_bot_as_a_program_writes_the_same_records_as_the_bot_here(tmp_path: Path) -> None:
+    serve = f"cmd:{sys.executable} -m dekal.bots.serve"
+    here, piped = tmp_path / "here", tmp_path / "piped"
+    match("--bots", "greedy,random", "--games", "4", "--seed", "2", "--records", str(here))
+    match("--bots", f"{serve} greedy,{serve} random", "--games", "4", "--seed", "2",
+          "--records", str(piped))  # fmt: skip
+    assert len(records_in(here)) == 4 and records_in(piped) == records_in(here)
+
+
+def test_a_forfeited_game_has_no_record(tmp_path: Path) -> None:
+    bot = f"cmd:{sys.executable} {FAULTY} crash"
+    report = match("--bots", f"{bot},greedy", "--games", "4", "--records", str(tmp_path))
+    assert report["records"] == {"folder": str(tmp_path), "written": 0}
+    assert records_in(tmp_path) == {}

@@ -291,3 +291,51 @@ def test_fuzz_on_a_scheduler_finds_what_one_process_finds(scheduler: str) -> Non
     assert [(d["rule"], d["game"], d["record"]) for d in found[1]] == [
         (d["rule"], d["game"], d["record"]) for d in found[0]
     ]
+
+
+SPRT_MATCH = ("match", "--bots", "greedy,random", "--games", "400", "--sprt", "elo0=0,elo1=200")
+SERVE = f"cmd:{sys.executable} -m dekal.bots.serve greedy"
+
+
+def test_a_match_on_the_cluster_stops_at_the_deal_one_process_stops_at(scheduler: str) -> None:
+    # the SPRT decides at deal 8 (tests/simulation/test_match_cli.py): the two workers have
+    # up to 4 tasks of 4 deals in flight, so deals past the stopping point were played there
+    alone = invoke(*SPRT_MATCH, "--json")
+    on_cluster = invoke(*SPRT_MATCH, "--json", "--scheduler", scheduler)
+    assert alone.exit_code == on_cluster.exit_code == 0, on_cluster.output
+    report = json.loads(alone.stdout)
+    assert report["sprt"]["verdict"] == "H1" and report["deals"] < 200
+    assert json.loads(on_cluster.stdout) == report
+
+
+def test_a_match_of_bot_programs_on_the_cluster_is_the_match_played_here(scheduler: str) -> None:
+    # 8 deals of 3 games are two tasks, one a worker: each starts its own programs
+    args = ("match", "--bots", f"{SERVE},random,greedy", "--games", "24", "--seed", "3")
+    alone = invoke(*args, "--json")
+    on_cluster = invoke(*args, "--json", "--scheduler", scheduler)
+    assert alone.exit_code == on_cluster.exit_code == 0, on_cluster.output
+    assert json.loads(on_cluster.stdout) == json.loads(alone.stdout)
+    assert processes_running("dekal.bots.serve") == []  # every worker ended its programs
+
+
+def test_a_match_resumed_on_the_cluster_is_the_match_played_at_once(
+    scheduler: str, tmp_path: Path
+) -> None:
+    saved = tmp_path / "match.json"
+    args = ("match", "--bots", "random,greedy", "--seed", "4", "--json")
+    assert invoke(*args, "--games", "6", "--resume", str(saved)).exit_code == 0
+    resumed = invoke(*args, "--games", "20", "--resume", str(saved), "--scheduler", scheduler)
+    assert resumed.exit_code == 0, resumed.output
+    assert len(json.loads(saved.read_text())["deals"]) == 10
+    assert json.loads(resumed.stdout) == json.loads(invoke(*args, "--games", "20").stdout)
+
+
+def test_a_match_s_records_on_the_cluster_are_the_records_written_here(
+    scheduler: str, tmp_path: Path
+) -> None:
+    args = ("match", "--bots", f"{SERVE},random", "--games", "12", "--seed", "5", "--records")
+    assert invoke(*args, str(tmp_path / "here")).exit_code == 0
+    assert invoke(*args, str(tmp_path / "there"), "--scheduler", scheduler).exit_code == 0
+    here = {p.name: p.read_bytes() for p in (tmp_path / "here").iterdir()}
+    there = {p.name: p.read_bytes() for p in (tmp_path / "there").iterdir()}
+    assert len(here) == 12 and there == here
