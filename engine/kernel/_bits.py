@@ -146,13 +146,28 @@ def first_cell(mask16: int) -> int:
     return int(LOWEST_BIT_CELL[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27])
 
 
+BYTE_CELLS = np.array([bin(byte).count("1") for byte in range(256)], np.int64)
+"""BYTE_CELLS[b]: how many cells the 8-cell set b holds."""
+BYTE_SELECT = np.array(
+    [
+        [([c for c in range(8) if byte >> c & 1] + [0] * 8)[k] for k in range(8)]
+        for byte in range(256)
+    ],
+    np.int64,
+)
+"""BYTE_SELECT[b, k]: the k-th cell (ascending) of the 8-cell set b (0 past its last)."""
+
+
 @compiled
 def nth_cell(mask16: int, index: int) -> int:
-    """The index-th cell (from 0, ascending) of a compact-form set: drop the lowest bit index
-    times (x & (x - 1) clears exactly the lowest set bit), then take the lowest."""
-    for _ in range(index):
-        mask16 &= mask16 - 1
-    return first_cell(mask16)
+    """The index-th cell (from 0, ascending) of a compact-form set: two table reads in place
+    of a loop (the low byte's cells come first: index below their count picks among them,
+    else it picks among the high byte's, counted from 8)."""
+    low = mask16 & 0xFF
+    below_ = BYTE_CELLS[low]
+    if index < below_:
+        return int(BYTE_SELECT[low, index])
+    return 8 + int(BYTE_SELECT[(mask16 >> 8) & 0xFF, index - below_])
 
 
 @compiled
