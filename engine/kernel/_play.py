@@ -74,7 +74,7 @@ from dekal.kernel._state import (
     TURN,
     VARIANT,
 )
-from dekal.kernel._tables import ENTRY
+from dekal.kernel._tables import ENTRY, STEPS
 from dekal.state import TURNS_PER_ROUND
 
 with needed("the compiled game kernel (dekal.kernel)"):
@@ -203,37 +203,31 @@ def visible_points_with(
 
 @compiled
 def greedy_choice(
-    row: NDArray[np.int64],
-    seen: np.uint64,
-    steps: NDArray[np.uint64],
-    variant: int,
-    hole: int,
-    count: int,
-    hand: int,
+    seen: np.uint64, variant: int, hole: int, count: int, values: int
 ) -> tuple[int, int]:
-    """(value, push index) of the first (v, p), v ascending over the centre's distinct values
-    (or v = hand when hand > 0), pushes in order, with the lowest visible score.
+    """(value, push index) of the first (v, p), v ascending over `values` (distinct values,
+    ascending, one a nibble from the low end, 0 after the last), pushes in order, with the
+    lowest visible score of `seen` (the grid with its face-down cards emptied).
 
     Each push is scored once with an empty entry (the push of the visible grid is the visible
     grid of the push: a push permutes cells and faces, and the entry is face up), then every
     value in it by visible_points_with. Pushes run outside, values inside: keeping the lowest
     score and, on a tie, the lower value finds the same (v, p) as the v-major order, and the p
     kept for the chosen v is its first push with that score (greedy's push, docs/contracts.md).
+    Scalars only, the tables as the module's constants (STEPS): no array argument, so no
+    reference count per call.
     """
     best_value, best_index, best_score = 0, 0, 1 << 30
-    first, end = CENTRE, CENTRE + row[NCENTRE]
-    if hand > 0:
-        first, end = 0, 1
     for index in range(count):
-        base = push_grid(seen, steps, variant, hole, index, 0)
+        base = push_grid(seen, STEPS, variant, hole, index, 0)
         gone, _ = cancelled_and_occupied(base)
         base_points = nibble_sum(base & ~(gone * NIBBLE_SPREAD))  # gone ⊆ NIBBLE_LOW
-        beside = NEIGHBOURS[int(steps[variant, hole, index, ENTRY])]
+        beside = NEIGHBOURS[int(STEPS[variant, hole, index, ENTRY])]
         kept_beside = beside & ~gone
-        for k in range(first, end):
-            value = hand if hand > 0 else row[k]
-            if hand == 0 and k > first and value == row[k - 1]:
-                continue  # the centre is ascending: each distinct value once
+        rest = values
+        while rest:
+            value = rest & 0xF
+            rest >>= 4
             score_ = visible_points_with(base_points, base, beside, kept_beside, value)
             if score_ < best_score or (score_ == best_score and value < best_value):
                 best_value, best_index, best_score = value, index, score_
@@ -312,9 +306,12 @@ def play_on(
                         chosen -= row[at] != row[at - 1]
                     card = row[at]
                 else:  # greedy's push for the card it takes comes with the take
-                    card, index = greedy_choice(
-                        row, visible(grid, down), steps, variant, hole, count, 0
-                    )
+                    distinct, shift = 0, 0  # the centre's distinct values, packed ascending
+                    for k in range(first, end):
+                        if k == first or row[k] != row[k - 1]:
+                            distinct |= row[k] << shift
+                            shift += 4
+                    card, index = greedy_choice(visible(grid, down), variant, hole, count, distinct)
                     at = first
                     while row[at] != card:
                         at += 1
@@ -332,9 +329,7 @@ def play_on(
                     streams[1 + seat] = state
                     index = scaled(mixed(state), count)
                 else:
-                    _, index = greedy_choice(
-                        row, visible(grid, down), steps, variant, hole, count, card
-                    )
+                    _, index = greedy_choice(visible(grid, down), variant, hole, count, card)
             if logged < capacity:
                 log[logged, 0], log[logged, 1] = PUSH_ACTION, seat
                 log[logged, 2] = 16 * hole + index

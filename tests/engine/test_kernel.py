@@ -27,8 +27,7 @@ from dekal.fast import format_position, from_reference
 from dekal.kernel import _cache as kernel_cache
 from dekal.kernel._bits import below, next_output, nth_cell, score, shuffle
 from dekal.kernel._play import greedy_choice
-from dekal.kernel._state import CENTRE, NCENTRE, WIDTH
-from dekal.kernel._tables import PUSH_COUNT, STEPS, VARIANT_CODE
+from dekal.kernel._tables import PUSH_COUNT, VARIANT_CODE
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take, legal_actions
 from dekal_ref.deal import SplitMix64, deal_from_deck, seeded_deals, shuffled_deck
 from dekal_ref.errors import IllegalAction
@@ -223,16 +222,14 @@ def test_greedy_choice_is_the_greedy_bots_take_and_push(
     with the take is the push greedy would choose for the value."""
     values[hole] = 0
     word = sum(value << (4 * cell) for cell, value in enumerate(values))
-    row = np.zeros(WIDTH, np.int64)
-    row[NCENTRE] = len(centre)
-    row[CENTRE : CENTRE + len(centre)] = sorted(centre)
+    distinct = sum(value << (4 * k) for k, value in enumerate(sorted(set(centre))))
     code = VARIANT_CODE[variant]
     count = int(PUSH_COUNT[code, hole])
-    value, index = greedy_choice(row, np.uint64(word), STEPS, code, hole, count, 0)
+    value, index = greedy_choice(np.uint64(word), code, hole, count, distinct)
     assert value == greedy_take_value(word, hole, centre, variant)
     assert index == greedy_push_index(word, hole, value, variant)
     hand = centre[0]
-    _, pushed = greedy_choice(row, np.uint64(word), STEPS, code, hole, count, hand)
+    _, pushed = greedy_choice(np.uint64(word), code, hole, count, hand)
     assert pushed == greedy_push_index(word, hole, hand, variant)
 
 
