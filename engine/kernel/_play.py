@@ -119,14 +119,17 @@ def deal(
 @compiled
 def first_player_by_lowest_card(row: NDArray[np.int64]) -> None:
     """F1–F2: the single lowest reveal starts; tied seats draw from the pile in ascending seat
-    order, lowest draw wins, again while tied; a pile too short for them: the lowest tied seat."""
+    order, lowest draw wins, again while tied; a pile too short for them: the lowest tied seat.
+    The tied seats are a bit set (bit s: seat s), read from the low end: seat order, and no
+    array allocated per game."""
     n = row[PLAYERS]
-    lowest = row[REVEALED : REVEALED + n].min()
-    tied = np.empty(n, np.int64)
-    count = 0
+    lowest = row[REVEALED]
+    for seat in range(1, n):
+        lowest = min(lowest, row[REVEALED + seat])
+    tied, count = 0, 0
     for seat in range(n):
         if row[REVEALED + seat] == lowest:
-            tied[count] = seat
+            tied |= 1 << seat
             count += 1
     row[F2_TIE] = count > 1
     while count > 1:
@@ -134,18 +137,22 @@ def first_player_by_lowest_card(row: NDArray[np.int64]) -> None:
         if row[PILE_END] - top < count:
             row[EXHAUSTED] = 1
             break
-        low = row[PILE + top : PILE + top + count].min()
-        still = 0
-        for k in range(count):  # tied[k] draws pile[top + k]; drawn cards leave play
-            drawn = row[PILE + top + k]
-            row[REMOVED + row[NREMOVED]] = drawn
-            row[NREMOVED] += 1
-            if drawn == low:
-                tied[still] = tied[k]  # still <= k: the survivors stay in seat order
-                still += 1
+        low = row[PILE + top]
+        for k in range(1, count):
+            low = min(low, row[PILE + top + k])
+        still, survivors, k = 0, 0, 0
+        for seat in range(n):  # the k-th tied seat draws pile[top + k]; drawn cards leave play
+            if tied >> seat & 1:
+                drawn = row[PILE + top + k]
+                k += 1
+                row[REMOVED + row[NREMOVED]] = drawn
+                row[NREMOVED] += 1
+                if drawn == low:
+                    survivors |= 1 << seat
+                    still += 1
         row[PILE_TOP] = top + count
-        count = still
-    row[START] = tied[0]
+        tied, count = survivors, still
+    row[START] = first_cell(tied)
 
 
 @compiled
