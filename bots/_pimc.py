@@ -35,9 +35,10 @@ from dekal import fast
 from dekal.bots._rollout import POLICIES, round_outcomes
 from dekal.bots._spec_string import spec_of
 from dekal.bots._utility import UTILITIES
-from dekal.bots.observation import Observation, legal_actions
-from dekal.bots.sampler import sample_fast
+from dekal.bots.observation import Observation, legal_actions, unseen_cards
+from dekal.bots.sampler import hidden_slots, sample_fast, sample_template
 from dekal.draws import Draws
+from dekal.extras import available
 from dekal_ref.actions import Action
 from dekal_ref.errors import NotationError
 
@@ -71,17 +72,43 @@ class PimcBot:
         values = [value for _, value in self.evaluate(obs, seat, draws)]
         return legal[values.index(max(values))]
 
-    def evaluate(self, obs: Observation, seat: int, draws: Draws) -> list[tuple[Action, float]]:
+    def evaluate(
+        self, obs: Observation, seat: int, draws: Draws, *, compiled: bool = True
+    ) -> list[tuple[Action, float]]:
         """Every legal action of the seat with its estimate: the mean utility, over the
-        same `samples` worlds and rollout seeds, of playing it and then the rollout policy."""
+        same `samples` worlds and rollout seeds, of playing it and then the rollout policy.
+
+        compiled=True (and numba installed) does it all in one call of the compiled kernel
+        (dekal.kernel.world_values: the same draws, the same worlds, the same utilities, so
+        the same estimates; tests/bots/test_pimc_kernel.py pins the two); otherwise in
+        Python, world by world."""
         legal = legal_actions(obs, seat)
-        worlds = [sample_fast(obs, draws) for _ in range(self.samples)]
-        seeds = [draws.below(SEED_RANGE) for _ in worlds]
-        states = [fast.apply(world, action) for action in legal for world in worlds]
-        outcomes = round_outcomes(states, self.rollout, seeds * len(legal))
-        utility = UTILITIES[self.utility]
-        k = len(worlds)
-        return [
-            (action, sum(utility(o, obs.rules)[seat] for o in outcomes[i * k : (i + 1) * k]) / k)
-            for i, action in enumerate(legal)
-        ]
+        k = self.samples
+        if compiled and available("numba"):
+            per_action = self._compiled_values(obs, seat, draws, legal)
+        else:
+            worlds = [sample_fast(obs, draws) for _ in range(k)]
+            seeds = [draws.below(SEED_RANGE) for _ in worlds]
+            states = [fast.apply(world, action) for action in legal for world in worlds]
+            outcomes = round_outcomes(states, self.rollout, seeds * len(legal), compiled=False)
+            utility = UTILITIES[self.utility]
+            per_action = [
+                [utility(o, obs.rules)[seat] for o in outcomes[i * k : (i + 1) * k]]
+                for i in range(len(legal))
+            ]
+        return [(action, sum(values) / k) for action, values in zip(legal, per_action, strict=True)]
+
+    def _compiled_values(
+        self, obs: Observation, seat: int, draws: Draws, legal: list[Action]
+    ) -> list[list[float]]:
+        from dekal import kernel  # numba: imported only when a search bot first plays
+
+        unseen = sorted(unseen_cards(obs).elements())
+        pickers = [s for s, made in enumerate(obs.picked) if made]
+        template = sample_template(obs, unseen)
+        answer = kernel.world_values(
+            template, hidden_slots(obs), unseen, pickers, draws.generator.state, self.samples,
+            legal, seat, POLICIES[self.rollout], self.utility,
+        )  # fmt: skip
+        draws.generator.state = answer.state  # as far as the Python path's draws leave it
+        return answer.values

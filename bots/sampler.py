@@ -38,6 +38,7 @@ MOST_DRAWN = 100_000
 MOST_WORLDS = 1_000_000
 """The largest `limit` of exact_worlds (a view with more worlds is answered None)."""
 
+
 def hidden_slots(obs: Observation) -> list[tuple[int, int]]:
     """The face-down cells as (seat, cell), seat by seat in cell order: where unseen cards go
     before the rest of them make the pile."""
@@ -82,6 +83,12 @@ def sample_fast(obs: Observation, draws: Draws) -> FastState:
         _draw_pick(obs, seat, draws) if made else None for seat, made in enumerate(obs.picked)
     )
     return _world(obs, cards, picks)
+
+
+def sample_template(obs: Observation, unseen: list[int]) -> FastState:
+    """A full state of the view with `unseen` laid out in order and no pick made: the shape
+    of every world, for the compiled sampler (dekal.kernel.world_values) to fill."""
+    return _world(obs, unseen, (None,) * obs.players)
 
 
 def _draw_pick(obs: Observation, seat: int, draws: Draws) -> int:

@@ -9,7 +9,9 @@ the short-pile ruling, F3 chosen, F4's rotation, S1–S4 to a match threshold, P
 * play_games(rules, seeds, policies, first_players) -> GameResults: N whole games;
 * rollouts(states, policies, seeds, until) -> GameResults: N full states played on;
 * game_actions / played_game / rollout: one game's actions in notation (and its final
-  state), to replay through the reference: same deal, same choices, same result.
+  state), to replay through the reference: same deal, same choices, same result;
+* world_values(...): PIMC's whole evaluation (worlds sampled, every action played in each,
+  the utilities) in one call (dekal.kernel._worlds).
 
 The first call of a process compiles (a few seconds, once: the machine code is cached on
 disk next to the modules); numba is imported only by importing this module.
@@ -35,8 +37,10 @@ from dekal.kernel._play import (
 )
 from dekal.kernel._state import (
     DECK_SIZE,
+    HOLE,
     MAX_SEATS,
     NONE,
+    PICKS,
     PLAYERS,
     ROUND,
     THRESHOLD,
@@ -47,8 +51,10 @@ from dekal.kernel._state import (
     state_rows,
 )
 from dekal.kernel._tables import PUSH_COUNT, PUSH_NAMES, STEPS
+from dekal.kernel._worlds import PUSH_KIND, REVEAL_KIND, TAKE_KIND, UTILITY_CODES
+from dekal.kernel._worlds import world_values as _world_values
 from dekal.state import TURNS_PER_ROUND, FastState
-from dekal_ref.actions import Reveal, Take
+from dekal_ref.actions import Action, PushMove, Reveal, Take
 from dekal_ref.deal import check_players
 from dekal_ref.errors import IllegalAction
 from dekal_ref.state import GameState, Rules
@@ -309,3 +315,61 @@ def rollout(
     streams = np.zeros(1 + MAX_SEATS, np.uint64)
     seed_streams(streams, as_seeds(seed)[0], rules.players, int(rows[0, ROUND]))
     return _logged_play(rules, rows[0], grids[0], streams, codes, until == "round")
+
+
+class WorldValues(NamedTuple):
+    """values[a][w]: the seat's utility of action a in sampled world w; state: the draws'
+    generator state after the sampling (where that many Draws.below calls leave it)."""
+
+    values: list[list[float]]
+    state: int
+
+
+def world_values(
+    template: FastState,
+    slots: Sequence[tuple[int, int]],
+    unseen: Sequence[int],
+    pickers: Sequence[int],
+    generator_state: int,
+    samples: int,
+    actions: Sequence[Action],
+    seat: int,
+    policy: int,
+    utility: str,
+) -> WorldValues:
+    """PIMC's evaluation (dekal.kernel._worlds): `samples` worlds drawn from the generator
+    state as dekal.bots.sampler.sample_fast draws them, then one rollout seed each; every
+    action (all the seat's) played in every world and the round played out by `policy` for
+    every seat; the seat's `utility` (a name of dekal.bots._utility) of each outcome.
+
+    template: any full state of the view (its hidden slots and pile are overwritten); slots:
+    the hidden (seat, cell)s in order; unseen: the unseen cards, sorted; pickers: the seats
+    whose pick is made and hidden, in seat order.
+    """
+    rules = template.rules
+    rows, grids = state_rows(rules, [template])
+    row = rows[0]
+    row[PICKS : PICKS + rules.players] = NONE
+    names = PUSH_NAMES[rules_columns(rules)[1]][int(row[HOLE + seat])] if actions else ()
+    kinds, arguments = [], []
+    for action in actions:
+        if isinstance(action, Reveal):
+            kinds.append(REVEAL_KIND)
+            arguments.append(action.cell)
+        elif isinstance(action, Take):
+            kinds.append(TAKE_KIND)
+            arguments.append(action.card)
+        else:
+            assert isinstance(action, PushMove)
+            kinds.append(PUSH_KIND)
+            arguments.append(names.index(str(action.push)))
+    stream = np.array([generator_state], np.uint64)
+    values = np.zeros((len(actions), samples), np.float64)
+    _world_values(
+        row, grids[0], np.asarray(unseen, np.int64),
+        np.array([s for s, _ in slots], np.int64), np.array([c for _, c in slots], np.int64),
+        np.asarray(pickers, np.int64), stream, np.array(kinds, np.int64),
+        np.array(arguments, np.int64), seat, np.full(rules.players, policy, np.int64),
+        UTILITY_CODES[utility], STEPS, PUSH_COUNT, values,
+    )  # fmt: skip
+    return WorldValues(values.tolist(), int(stream[0]))

@@ -60,20 +60,33 @@ CELL_MASK = U(0xF)
 
 
 @compiled
-def next_output(streams: NDArray[np.uint64], which: int) -> np.uint64:
-    """SplitMix64.next() on the generator state streams[which] (advanced in place)."""
-    state = streams[which] + GOLDEN_GAMMA  # uint64 + uint64 wraps mod 2**64, as the spec says
-    streams[which] = state
+def mixed(state: np.uint64) -> np.uint64:
+    """SplitMix64's output for a generator state already advanced by the gamma (scalars only:
+    the game loop keeps no array reference for it, so no reference count per draw)."""
     z = (state ^ (state >> 30)) * MIX_1
     z = (z ^ (z >> 27)) * MIX_2
     return U(z ^ (z >> 31))
 
 
 @compiled
-def below(streams: NDArray[np.uint64], which: int, k: int) -> int:
-    """Draws.below(k) on stream `which`: int(top 53 bits * 2**-53 * k), float ops in that order."""
-    top = np.float64(next_output(streams, which) >> 11)  # < 2**53: converts exactly
+def next_output(streams: NDArray[np.uint64], which: int) -> np.uint64:
+    """SplitMix64.next() on the generator state streams[which] (advanced in place)."""
+    state = streams[which] + GOLDEN_GAMMA  # uint64 + uint64 wraps mod 2**64, as the spec says
+    streams[which] = state
+    return mixed(state)
+
+
+@compiled
+def scaled(output: np.uint64, k: int) -> int:
+    """Draws.below(k) of one SplitMix64 output: int(top 53 bits * 2**-53 * k), in that order."""
+    top = np.float64(output >> 11)  # < 2**53: converts exactly
     return int(top * UNIT_53 * k)
+
+
+@compiled
+def below(streams: NDArray[np.uint64], which: int, k: int) -> int:
+    """Draws.below(k) on stream `which`."""
+    return scaled(next_output(streams, which), k)
 
 
 @compiled
@@ -133,13 +146,28 @@ def first_cell(mask16: int) -> int:
     return int(LOWEST_BIT_CELL[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27])
 
 
+BYTE_CELLS = np.array([bin(byte).count("1") for byte in range(256)], np.int64)
+"""BYTE_CELLS[b]: how many cells the 8-cell set b holds."""
+BYTE_SELECT = np.array(
+    [
+        [([c for c in range(8) if byte >> c & 1] + [0] * 8)[k] for k in range(8)]
+        for byte in range(256)
+    ],
+    np.int64,
+)
+"""BYTE_SELECT[b, k]: the k-th cell (ascending) of the 8-cell set b (0 past its last)."""
+
+
 @compiled
 def nth_cell(mask16: int, index: int) -> int:
-    """The index-th cell (from 0, ascending) of a compact-form set: drop the lowest bit index
-    times (x & (x - 1) clears exactly the lowest set bit), then take the lowest."""
-    for _ in range(index):
-        mask16 &= mask16 - 1
-    return first_cell(mask16)
+    """The index-th cell (from 0, ascending) of a compact-form set: two table reads in place
+    of a loop (the low byte's cells come first: index below their count picks among them,
+    else it picks among the high byte's, counted from 8)."""
+    low = mask16 & 0xFF
+    below_ = BYTE_CELLS[low]
+    if index < below_:
+        return int(BYTE_SELECT[low, index])
+    return 8 + int(BYTE_SELECT[(mask16 >> 8) & 0xFF, index - below_])
 
 
 @compiled
@@ -197,6 +225,30 @@ def score(grid: np.uint64) -> tuple[int, int]:
     """S1 then S2: (points, cards left); cancelled ⊆ occupied, so XOR leaves the kept cards."""
     gone, cards = cancelled_and_occupied(grid)
     return nibble_sum(grid & ~(gone * NIBBLE_SPREAD)), cell_count(cards ^ gone)
+
+
+@compiled
+def equal_cells(word: np.uint64, value: int) -> np.uint64:
+    """The cells of `word` holding `value` (1–15), in nibble form: XOR with the value in every
+    nibble zeroes exactly those nibbles, and OR-folding a nibble into its low bit finds them."""
+    x = word ^ (U(value) * NIBBLE_LOW)
+    x = x | (x >> 1)  # bits move down within a nibble or into the one below's high bits,
+    x = x | (x >> 2)  # which the final mask drops: bit 4c is the OR of nibble c's four bits
+    return ~x & NIBBLE_LOW
+
+
+def _neighbours() -> NDArray[np.uint64]:
+    near = np.zeros(16, np.uint64)
+    for cell in range(16):
+        row, column = divmod(cell, 4)
+        for other in range(16):
+            if abs(other // 4 - row) + abs(other % 4 - column) == 1:
+                near[cell] |= np.uint64(1 << (4 * other))
+    return near
+
+
+NEIGHBOURS = _neighbours()
+"""NEIGHBOURS[c]: the cells orthogonally beside c (S1's neighbours), in nibble form."""
 
 
 @compiled

@@ -20,16 +20,24 @@ from __future__ import annotations
 
 from dekal.extras import needed
 from dekal.kernel._bits import (
-    below,
+    GOLDEN_GAMMA,
+    NEIGHBOURS,
+    NIBBLE_SPREAD,
+    cancelled_and_occupied,
+    cell_count,
     cell_total,
     cell_value,
     cleared,
+    equal_cells,
     first_cell,
+    mixed,
+    nibble_sum,
     nth_cell,
     pack,
     points,
     push_face_down,
     push_grid,
+    scaled,
     score,
     seed_streams,
     shuffle,
@@ -66,6 +74,7 @@ from dekal.kernel._state import (
     TURN,
     VARIANT,
 )
+from dekal.kernel._tables import ENTRY, STEPS
 from dekal.state import TURNS_PER_ROUND
 
 with needed("the compiled game kernel (dekal.kernel)"):
@@ -110,14 +119,17 @@ def deal(
 @compiled
 def first_player_by_lowest_card(row: NDArray[np.int64]) -> None:
     """F1–F2: the single lowest reveal starts; tied seats draw from the pile in ascending seat
-    order, lowest draw wins, again while tied; a pile too short for them: the lowest tied seat."""
+    order, lowest draw wins, again while tied; a pile too short for them: the lowest tied seat.
+    The tied seats are a bit set (bit s: seat s), read from the low end: seat order, and no
+    array allocated per game."""
     n = row[PLAYERS]
-    lowest = row[REVEALED : REVEALED + n].min()
-    tied = np.empty(n, np.int64)
-    count = 0
+    lowest = row[REVEALED]
+    for seat in range(1, n):
+        lowest = min(lowest, row[REVEALED + seat])
+    tied, count = 0, 0
     for seat in range(n):
         if row[REVEALED + seat] == lowest:
-            tied[count] = seat
+            tied |= 1 << seat
             count += 1
     row[F2_TIE] = count > 1
     while count > 1:
@@ -125,18 +137,22 @@ def first_player_by_lowest_card(row: NDArray[np.int64]) -> None:
         if row[PILE_END] - top < count:
             row[EXHAUSTED] = 1
             break
-        low = row[PILE + top : PILE + top + count].min()
-        still = 0
-        for k in range(count):  # tied[k] draws pile[top + k]; drawn cards leave play
-            drawn = row[PILE + top + k]
-            row[REMOVED + row[NREMOVED]] = drawn
-            row[NREMOVED] += 1
-            if drawn == low:
-                tied[still] = tied[k]  # still <= k: the survivors stay in seat order
-                still += 1
+        low = row[PILE + top]
+        for k in range(1, count):
+            low = min(low, row[PILE + top + k])
+        still, survivors, k = 0, 0, 0
+        for seat in range(n):  # the k-th tied seat draws pile[top + k]; drawn cards leave play
+            if tied >> seat & 1:
+                drawn = row[PILE + top + k]
+                k += 1
+                row[REMOVED + row[NREMOVED]] = drawn
+                row[NREMOVED] += 1
+                if drawn == low:
+                    survivors |= 1 << seat
+                    still += 1
         row[PILE_TOP] = top + count
-        count = still
-    row[START] = tied[0]
+        tied, count = survivors, still
+    row[START] = first_cell(tied)
 
 
 @compiled
@@ -161,27 +177,6 @@ def reveal_all(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
 
 
 @compiled
-def remove_from_centre(row: NDArray[np.int64], card: int) -> None:
-    """T3: one `card` leaves the centre, which stays ascending (a loop: no temporary copy)."""
-    k = CENTRE
-    while row[k] != card:
-        k += 1
-    last = CENTRE + row[NCENTRE] - 1
-    while k < last:
-        row[k] = row[k + 1]
-        k += 1
-    row[NCENTRE] -= 1
-
-
-@compiled
-def to_act(row: NDArray[np.int64]) -> int:
-    """T3, T4: the token holder, plus the seats that took (less one while a push waits)."""
-    n = row[PLAYERS]
-    taken = n - row[NCENTRE] - (row[PHASE] == PUSH)
-    return int((row[START] + row[TURN] - 1 + taken) % n)
-
-
-@compiled
 def end_turn(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
     """T5: the next turn; after turn 16, S1–S2 into the totals and S4's threshold test."""
     if row[TURN] < TURNS_PER_ROUND:
@@ -198,70 +193,52 @@ def end_turn(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
 
 
 @compiled
-def choose_reveal(policy: int, down: int, streams: NDArray[np.uint64], seat: int) -> int:
-    """T1: the cell a seat reveals: among its face-down cells in order, the draw's or the first."""
-    if policy == RANDOM:
-        return nth_cell(down, below(streams, 1 + seat, cell_total(down)))
-    return first_cell(down)
-
-
-@compiled
-def greedy_push(
-    grid: np.uint64,
-    down: int,
-    card: int,
-    steps: NDArray[np.uint64],
-    variant: int,
-    hole: int,
-    count: int,
-) -> tuple[int, int]:
-    """(index of the first push with the lowest visible score, that score).
-
-    Pushing the visible grid equals the visible grid of the push: a push permutes cells and
-    their faces, and the entering card is face up.
-    """
-    seen = visible(grid, down)
-    best, best_score = 0, 1 << 30
-    for index in range(count):
-        value = points(push_grid(seen, steps, variant, hole, index, card))
-        if value < best_score:  # strict: the first minimum wins
-            best, best_score = index, value
-    return best, best_score
-
-
-@compiled
-def choose_take(
-    policy: int,
-    row: NDArray[np.int64],
-    grid: np.uint64,
-    seat: int,
-    steps: NDArray[np.uint64],
-    variant: int,
-    count: int,
-    streams: NDArray[np.uint64],
+def visible_points_with(
+    points_: int, base: np.uint64, beside: np.uint64, kept_beside: np.uint64, value: int
 ) -> int:
-    """T3: the value a seat takes among the centre's distinct values, ascending."""
-    start, end = CENTRE, CENTRE + row[NCENTRE]
-    if policy == RANDOM:
-        distinct = 1
-        for k in range(start + 1, end):
-            distinct += row[k] != row[k - 1]
-        index = below(streams, 1 + seat, distinct)
-        for k in range(start, end):
-            if k == start or row[k] != row[k - 1]:
-                if index == 0:
-                    return int(row[k])
-                index -= 1
-        return -1
-    hole = row[HOLE + seat]
-    down = row[DOWN + seat]
-    best, best_score = -1, 1 << 30
-    for k in range(start, end):
-        if k == start or row[k] != row[k - 1]:
-            _, value = greedy_push(grid, down, row[k], steps, variant, hole, count)
-            if value < best_score:  # strict: the first (v, p) with the lowest score wins
-                best, best_score = row[k], value
-    return best
+    """The visible points of `base` (points `points_`) with `value` put in its empty entry cell.
+
+    Invariant (S1): a card is cancelled exactly when an orthogonal neighbour holds its value,
+    so filling one empty cell changes only that cell and its neighbours: the value scores if
+    no neighbour holds it; otherwise it and every neighbour holding it that was not cancelled
+    yet drop out."""
+    same = equal_cells(base, value) & beside
+    if same == 0:
+        return points_ + value
+    return points_ - value * cell_count(same & kept_beside)
+
+
+@compiled
+def greedy_choice(
+    seen: np.uint64, variant: int, hole: int, count: int, values: int
+) -> tuple[int, int]:
+    """(value, push index) of the first (v, p), v ascending over `values` (distinct values,
+    ascending, one a nibble from the low end, 0 after the last), pushes in order, with the
+    lowest visible score of `seen` (the grid with its face-down cards emptied).
+
+    Each push is scored once with an empty entry (the push of the visible grid is the visible
+    grid of the push: a push permutes cells and faces, and the entry is face up), then every
+    value in it by visible_points_with. Pushes run outside, values inside: keeping the lowest
+    score and, on a tie, the lower value finds the same (v, p) as the v-major order, and the p
+    kept for the chosen v is its first push with that score (greedy's push, docs/contracts.md).
+    Scalars only, the tables as the module's constants (STEPS): no array argument, so no
+    reference count per call.
+    """
+    best_value, best_index, best_score = 0, 0, 1 << 30
+    for index in range(count):
+        base = push_grid(seen, STEPS, variant, hole, index, 0)
+        gone, _ = cancelled_and_occupied(base)
+        base_points = nibble_sum(base & ~(gone * NIBBLE_SPREAD))  # gone ⊆ NIBBLE_LOW
+        beside = NEIGHBOURS[int(STEPS[variant, hole, index, ENTRY])]
+        kept_beside = beside & ~gone
+        rest = values
+        while rest:
+            value = rest & 0xF
+            rest >>= 4
+            score_ = visible_points_with(base_points, base, beside, kept_beside, value)
+            if score_ < best_score or (score_ == best_score and value < best_value):
+                best_value, best_index, best_score = value, index, score_
+    return best_value, best_index
 
 
 @compiled
@@ -279,9 +256,13 @@ def play_on(
     """Play the row's game on, in place, to its end (or its round's end): the action count.
 
     Phases as dekal_ref.game: REVEAL → TAKE ⇄ PUSH → … → NEXT (a match round scored, M5: the
-    next deal, F4: the start one seat left) or OVER.
+    next deal, F4: the start one seat left) or OVER. The takes and pushes of a turn run in one
+    loop, seat after seat from the token holder (T3, T4), with every draw and push written out
+    here on scalars: no call that holds an array reference, so no reference count, in the
+    loop of a decision.
     """
     logged = 0
+    capacity = len(log)
     variant = row[VARIANT]
     n = row[PLAYERS]
     while True:
@@ -291,35 +272,82 @@ def play_on(
         if phase == NEXT:
             deal(grids, row, streams, deck, row[ROUND] + 1, (row[START] + 1) % n)
             logged = record(log, logged, DEAL_ACTION, -1, row[ROUND])
-        elif phase == REVEAL:
+            continue
+        if phase == REVEAL:
             for seat in range(n):
                 if row[PICKS + seat] == NONE:
-                    cell = choose_reveal(policies[seat], row[DOWN + seat], streams, seat)
+                    down = row[DOWN + seat]
+                    if policies[seat] == RANDOM:
+                        state = streams[1 + seat] + GOLDEN_GAMMA  # next_output, inline
+                        streams[1 + seat] = state
+                        cell = nth_cell(down, scaled(mixed(state), cell_total(down)))
+                    else:
+                        cell = first_cell(down)
                     row[PICKS + seat] = cell
-                    logged = record(log, logged, REVEAL_ACTION, seat, cell)
+                    if logged < capacity:
+                        log[logged, 0], log[logged, 1], log[logged, 2] = REVEAL_ACTION, seat, cell
+                    logged += 1
             reveal_all(grids, row)
-        else:
-            seat = to_act(row)
+        # T3, T4: the seats still to take this turn, clockwise from the token holder
+        taken = n - row[NCENTRE] - (row[PHASE] == PUSH)
+        seat = (row[START] + row[TURN] - 1 + taken) % n
+        while True:
+            policy = policies[seat]
             grid = grids[seat]
             hole = row[HOLE + seat]
+            down = row[DOWN + seat]
             count = push_count[variant, hole]
-            if phase == TAKE:
-                card = choose_take(policies[seat], row, grid, seat, steps, variant, count, streams)
-                logged = record(log, logged, TAKE_ACTION, seat, card)
-                remove_from_centre(row, card)
-                row[HAND], row[PHASE] = card, PUSH
-            card = row[HAND]
-            if policies[seat] == RANDOM:
-                index = below(streams, 1 + seat, count)
+            index = -1
+            if row[PHASE] == TAKE:
+                first, end = CENTRE, CENTRE + row[NCENTRE]
+                if policy == RANDOM:
+                    distinct = 1
+                    for k in range(first + 1, end):
+                        distinct += row[k] != row[k - 1]
+                    state = streams[1 + seat] + GOLDEN_GAMMA
+                    streams[1 + seat] = state
+                    chosen = scaled(mixed(state), distinct)
+                    at = first  # the chosen-th distinct value of the ascending centre
+                    while chosen > 0:
+                        at += 1
+                        chosen -= row[at] != row[at - 1]
+                    card = row[at]
+                else:  # greedy's push for the card it takes comes with the take
+                    distinct, shift = 0, 0  # the centre's distinct values, packed ascending
+                    for k in range(first, end):
+                        if k == first or row[k] != row[k - 1]:
+                            distinct |= row[k] << shift
+                            shift += 4
+                    card, index = greedy_choice(visible(grid, down), variant, hole, count, distinct)
+                    at = first
+                    while row[at] != card:
+                        at += 1
+                if logged < capacity:
+                    log[logged, 0], log[logged, 1], log[logged, 2] = TAKE_ACTION, seat, card
+                logged += 1
+                for k in range(at, end - 1):  # T3: the card leaves, the centre stays ascending
+                    row[k] = row[k + 1]
+                row[NCENTRE] -= 1
             else:
-                down = row[DOWN + seat]
-                index, _ = greedy_push(grid, down, card, steps, variant, hole, count)
-            logged = record(log, logged, PUSH_ACTION, seat, 16 * hole + index)
+                card = row[HAND]
+            if index < 0:
+                if policy == RANDOM:
+                    state = streams[1 + seat] + GOLDEN_GAMMA
+                    streams[1 + seat] = state
+                    index = scaled(mixed(state), count)
+                else:
+                    _, index = greedy_choice(visible(grid, down), variant, hole, count, card)
+            if logged < capacity:
+                log[logged, 0], log[logged, 1] = PUSH_ACTION, seat
+                log[logged, 2] = 16 * hole + index
+            logged += 1
             grids[seat] = push_grid(grid, steps, variant, hole, index, card)
-            row[DOWN + seat] = push_face_down(row[DOWN + seat], steps, variant, hole, index)
+            row[DOWN + seat] = push_face_down(down, steps, variant, hole, index)
             row[HAND], row[PHASE] = 0, TAKE
             if row[NCENTRE] == 0:
                 end_turn(grids, row)
+                break
+            seat = seat + 1 if seat + 1 < n else 0
 
 
 @compiled

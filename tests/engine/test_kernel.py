@@ -21,10 +21,13 @@ from hypothesis import strategies as st
 
 import dekal_ref
 from dekal import kernel
+from dekal.bots._greedy import greedy_push_index, greedy_take_value
 from dekal.draws import Draws, seat_seed
 from dekal.fast import format_position, from_reference
 from dekal.kernel import _cache as kernel_cache
-from dekal.kernel._bits import below, next_output, score, shuffle
+from dekal.kernel._bits import below, next_output, nth_cell, score, shuffle
+from dekal.kernel._play import greedy_choice
+from dekal.kernel._tables import PUSH_COUNT, VARIANT_CODE
 from dekal_ref.actions import Action, NewRound, PushMove, Reveal, Take, legal_actions
 from dekal_ref.deal import SplitMix64, deal_from_deck, seeded_deals, shuffled_deck
 from dekal_ref.errors import IllegalAction
@@ -193,6 +196,41 @@ def test_scores_are_the_references_with_empty_cells(values: list[int]) -> None:
     word = np.uint64(sum(value << (4 * cell) for cell, value in enumerate(values)))
     reference = score_grid(tuple(values))
     assert score(word) == (reference.points, reference.remaining)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 2**16 - 1), st.data())
+def test_nth_cell_is_the_index_th_cell_ascending(mask: int, data: st.DataObject) -> None:
+    """T1: the random reveal's cell, by its table reads, is the index-th face-down cell."""
+    cells = [cell for cell in range(16) if mask >> cell & 1]
+    index = data.draw(st.integers(0, len(cells) - 1))
+    assert nth_cell(mask, index) == cells[index]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 10), min_size=16, max_size=16),
+    st.integers(0, 15),
+    st.sampled_from(["slide", "eject"]),
+    st.lists(st.integers(1, 10), min_size=1, max_size=6),
+)
+def test_greedy_choice_is_the_greedy_bots_take_and_push(
+    values: list[int], hole: int, variant: str, centre: list[int]
+) -> None:
+    """Greedy's (value, push) scored push by push with the entry filled in by its neighbours
+    (S1) is dekal.bots._greedy's, which scores every (value, push) grid whole; the push kept
+    with the take is the push greedy would choose for the value."""
+    values[hole] = 0
+    word = sum(value << (4 * cell) for cell, value in enumerate(values))
+    distinct = sum(value << (4 * k) for k, value in enumerate(sorted(set(centre))))
+    code = VARIANT_CODE[variant]
+    count = int(PUSH_COUNT[code, hole])
+    value, index = greedy_choice(np.uint64(word), code, hole, count, distinct)
+    assert value == greedy_take_value(word, hole, centre, variant)
+    assert index == greedy_push_index(word, hole, value, variant)
+    hand = centre[0]
+    _, pushed = greedy_choice(np.uint64(word), code, hole, count, hand)
+    assert pushed == greedy_push_index(word, hole, hand, variant)
 
 
 # --- whole games -----------------------------------------------------------------------------
