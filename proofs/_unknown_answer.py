@@ -21,6 +21,7 @@ from dekal.proofs._answer import Progress, quiet
 from dekal.proofs._unknown_greedy import StrategyValues, greedy_values
 from dekal.proofs._unknown_perfect import MOST_CARDS, KnownOptima, known_optima
 from dekal.proofs._unknown_position import VALUES, UnknownPosition
+from dekal.proofs._unknown_race import race_guaranteed
 from dekal.proofs._unknown_search import Exact, FirstStep, OutOfTime, solve
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
@@ -181,9 +182,12 @@ def answer(
     deadline: Deadline | None = None,
     progress: Progress = quiet,
     board: Board | None = None,
+    race: bool = False,
 ) -> UnknownAnswer:
     """The three values within the deadline (default: none), exact where the work finished.
-    `board`, when given, holds the greedy values as soon as they are known."""
+    `board`, when given, holds the greedy values as soon as they are known. `guaranteed` is
+    raced against Z3 (`_unknown_race`; `race`: even on a small position); `method` names
+    who proved it."""
     started = time.perf_counter()
     deadline = deadline or Deadline(3600.0 * 24)
     top = Fraction(most_points(position))
@@ -192,6 +196,7 @@ def answer(
     stats: dict[str, float] = {}
     first_g = first_e = greedy_first(position)
     optimal = False
+    method = METHOD
     perfect: KnownOptima | None = None
     with_layouts = len(position.face_down) <= MOST_CARDS  # else no layout word: bounds
     try:
@@ -208,7 +213,8 @@ def answer(
             if board is not None:
                 board.perfect = perfect
         progress("unknown: exact search (guaranteed, expected)")
-        exact = solve(position, deadline=deadline)
+        guarantee, method = race_guaranteed(position, deadline, progress, always=race)
+        exact = solve(position, deadline=deadline, guarantee=guarantee)
         if board is not None:
             board.exact = exact
         g_lower = g_upper = Fraction(exact.guaranteed)
@@ -235,6 +241,7 @@ def answer(
         expected_first=first_e,
         optimal_first=optimal,
         seconds=time.perf_counter() - started,
+        method=method,
         stats=stats,
     )
 

@@ -165,7 +165,7 @@ def _ordered(
             place -= 1
         keys[place] = key
         children[place] = child
-    return count
+    return int(count)
 
 
 @compiled
@@ -177,7 +177,7 @@ def _recall(memo: Dict, grid: np.uint64, low: np.int64, high: np.int64) -> np.in
         return np.int64(-1)
     value, kind = code >> 2, code & 3
     if kind == EXACT or (kind == LOWER and value >= high) or (kind == UPPER and value <= low):
-        return value
+        return np.int64(value)
     return np.int64(-1)
 
 

@@ -25,10 +25,10 @@ tests/solver/test_unknown_search.py against the unpruned search and the brute fo
 Each rule only skips children whose exact value cannot change the node's, so every value
 the search returns (and memoises) is exact. The compiled kernel carries the bounds down
 (G3, E2: windows, fail-soft); its drivers ask it for exact values only, or, in the first
-step's search, below a ceiling that says whether a reveal or push reaches the optimum. Ties (U7): the lowest cell in reading order
-(a1, b1, …, d4), then the first push in notation order (`dekal_ref.push.legal_pushes`).
-The memo merges a state with its images under the start's own symmetries
-(`proofs.symmetry`, as the puzzle search does).
+step's search, below a ceiling that says whether a reveal or push reaches the optimum.
+Ties (U7): the lowest cell in reading order (a1, b1, …, d4), then the first push in
+notation order (`dekal_ref.push.legal_pushes`). The memo merges a state with its images
+under the start's own symmetries (`proofs.symmetry`, as the puzzle search does).
 """
 
 from __future__ import annotations
@@ -314,35 +314,54 @@ def solve(
     deadline: Deadline | None = None,
     prune: bool = True,
     compiled: bool | None = None,
+    guarantee: tuple[int, FirstStep] | None = None,
 ) -> Exact:
     """The guaranteed and expected values with their first steps (OutOfTime if the deadline
     passes first). `prune=False`: every child searched (the tests' yardstick for G1, G2, E1).
     `compiled`: the kernel searches (None: from COMPILED_FROM unknown cells when numba is
-    installed and the numbers fit)."""
-    deadline = deadline or Deadline(3600.0)
+    installed and the numbers fit). `guarantee`: U5's value and first step when another
+    method has proved them already (the race's winner): only U6 is searched."""
+    game = _game(position, deadline or Deadline(3600.0), prune=prune, compiled=compiled)
+    grid, down = game.start, game.start_down
+    scale = falling(position.unseen_total, len(position.face_down))
+    if guarantee is None:
+        guarantee = _guarantee(game)
+    expected = game.expected(grid, down)
+    return Exact(
+        guaranteed=guarantee[0],
+        expected=Fraction(expected, scale),
+        guaranteed_first=guarantee[1],
+        expected_first=_first(game, expected, scaled=True),
+        nodes=game.nodes,
+        memo_states=game.memo_states(),
+    )
+
+
+def solve_guaranteed(
+    position: UnknownPosition, *, deadline: Deadline | None = None, compiled: bool | None = None
+) -> tuple[int, FirstStep]:
+    """U5's value and first step alone (OutOfTime if the deadline passes first): the
+    search's half of the race against Z3 (`proofs._unknown_race`)."""
+    return _guarantee(_game(position, deadline or Deadline(3600.0), prune=True, compiled=compiled))
+
+
+def _guarantee(game: _Game) -> tuple[int, FirstStep]:
+    value = game.guaranteed(game.start, game.start_down)
+    return value, _first(game, value, scaled=False)
+
+
+def _game(
+    position: UnknownPosition, deadline: Deadline, *, prune: bool, compiled: bool | None
+) -> _Game:
     if compiled is None:
         compiled = (
             len(position.face_down) >= COMPILED_FROM[position.variant]
             and fits(position)
             and available("numba")
         )
-    game: _Game = (
-        CompiledGame(position, deadline, prune=prune)
-        if compiled
-        else _Game(position, deadline, prune=prune)
-    )
-    grid, down = game.start, game.start_down
-    scale = falling(position.unseen_total, len(position.face_down))
-    guaranteed = game.guaranteed(grid, down)
-    expected = game.expected(grid, down)
-    return Exact(
-        guaranteed=guaranteed,
-        expected=Fraction(expected, scale),
-        guaranteed_first=_first(game, guaranteed, scaled=False),
-        expected_first=_first(game, expected, scaled=True),
-        nodes=game.nodes,
-        memo_states=game.memo_states(),
-    )
+    if compiled:
+        return CompiledGame(position, deadline, prune=prune)
+    return _Game(position, deadline, prune=prune)
 
 
 def _first(game: _Game, optimum: int, *, scaled: bool) -> FirstStep:
