@@ -9,6 +9,7 @@ from dekal.proofs import _ob_push as ob_push
 from dekal.proofs import _ob_reach as ob_reach
 from dekal.proofs import _ob_score as ob_score
 from dekal.proofs import _ob_symmetry as ob_symmetry
+from dekal.proofs import _ob_unknown as ob_unknown
 from dekal.proofs._obligation import DEFAULT_TIMEOUT, Kernels, Obligation, Verdict
 
 OBLIGATIONS: tuple[Obligation, ...] = (
@@ -17,6 +18,7 @@ OBLIGATIONS: tuple[Obligation, ...] = (
     *ob_symmetry.OBLIGATIONS,
     *ob_bounds.OBLIGATIONS,
     *ob_reach.OBLIGATIONS,
+    *ob_unknown.OBLIGATIONS,
 )
 
 

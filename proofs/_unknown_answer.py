@@ -2,12 +2,15 @@
 values, each exact or as bounds that contain it, and the first step of a strategy.
 
 The work runs in this order under one Deadline: the greedy strategy's values (milliseconds:
-the upper bounds, U10), the exact search (U5–U8), perfect information (U9). What the
-deadline cuts short stays a bound: `guaranteed ≤ x`, `expected ∈ [a, b]`.
+the upper bounds, U10), perfect information in a third of the time (U9: the lower bounds,
+`expected` ≥ the mean of the deals' known-values optima, `guaranteed` ≥ their worst), the
+exact search (U5–U8), then perfect information again if its third was too short. What the
+deadline cuts short stays a bound: `guaranteed ∈ [a, x]`, `expected ∈ [a, b]`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -16,8 +19,9 @@ from typing import Any
 from dekal import bits, tables
 from dekal.proofs._answer import Progress, quiet
 from dekal.proofs._unknown_greedy import StrategyValues, greedy_values
-from dekal.proofs._unknown_perfect import MOST_CARDS, perfect_information
+from dekal.proofs._unknown_perfect import MOST_CARDS, KnownOptima, known_optima
 from dekal.proofs._unknown_position import VALUES, UnknownPosition
+from dekal.proofs._unknown_race import race_guaranteed
 from dekal.proofs._unknown_search import Exact, FirstStep, OutOfTime, solve
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
@@ -139,13 +143,14 @@ class Board:
         self.started = time.perf_counter()
         self.greedy: StrategyValues | None = None
         self.exact: Exact | None = None
+        self.perfect: KnownOptima | None = None
 
 
 def answer_so_far(position: UnknownPosition, board: Board) -> UnknownAnswer:
-    """The answer from what the board holds: the greedy strategy's bounds if known (U10),
-    else the trivial ones [0, most points]."""
+    """The answer from what the board holds: the greedy strategy's upper bounds if known
+    (U10), else most points; perfect information's lower bounds if known, else 0."""
     top = Fraction(most_points(position))
-    greedy, exact = board.greedy, board.exact
+    greedy, exact, perfect = board.greedy, board.exact, board.perfect
     if exact is not None:
         guaranteed = Bounded(Fraction(exact.guaranteed), Fraction(exact.guaranteed))
         expected = Bounded(exact.expected, exact.expected)
@@ -155,11 +160,15 @@ def answer_so_far(position: UnknownPosition, board: Board) -> UnknownAnswer:
         e_upper = greedy.expected if greedy else top
         guaranteed, expected = Bounded(Fraction(0), g_upper), Bounded(Fraction(0), e_upper)
         first_g = first_e = greedy_first(position)
+    pi = Bounded(Fraction(0), expected.upper)
+    if perfect is not None:
+        pi = Bounded(perfect.mean, perfect.mean)
+        expected, guaranteed = _raised(expected, guaranteed, perfect)
     return UnknownAnswer(
         position=position,
         guaranteed=guaranteed,
         expected=expected,
-        perfect_information=Bounded(Fraction(0), expected.upper),
+        perfect_information=pi,
         guaranteed_first=first_g,
         expected_first=first_e,
         optimal_first=exact is not None,
@@ -173,9 +182,12 @@ def answer(
     deadline: Deadline | None = None,
     progress: Progress = quiet,
     board: Board | None = None,
+    race: bool = False,
 ) -> UnknownAnswer:
     """The three values within the deadline (default: none), exact where the work finished.
-    `board`, when given, holds the greedy values as soon as they are known."""
+    `board`, when given, holds the greedy values as soon as they are known. `guaranteed` is
+    raced against Z3 (`_unknown_race`; `race`: even on a small position); `method` names
+    who proved it."""
     started = time.perf_counter()
     deadline = deadline or Deadline(3600.0 * 24)
     top = Fraction(most_points(position))
@@ -184,6 +196,9 @@ def answer(
     stats: dict[str, float] = {}
     first_g = first_e = greedy_first(position)
     optimal = False
+    method = METHOD
+    perfect: KnownOptima | None = None
+    with_layouts = len(position.face_down) <= MOST_CARDS  # else no layout word: bounds
     try:
         progress("unknown: the greedy strategy's values (upper bounds)")
         greedy = greedy_values(position, deadline)
@@ -191,31 +206,51 @@ def answer(
             board.greedy = greedy
         g_upper, e_upper = Fraction(greedy.guaranteed), greedy.expected
         stats["greedy_expected"] = float(greedy.expected)
+        if with_layouts:
+            progress("unknown: perfect information (lower bounds)")
+            with contextlib.suppress(OutOfTime):  # else tried again after the exact search
+                perfect = known_optima(position, deadline=deadline.share(3))
+            if board is not None:
+                board.perfect = perfect
         progress("unknown: exact search (guaranteed, expected)")
-        exact = solve(position, deadline=deadline)
+        guarantee, method = race_guaranteed(position, deadline, progress, always=race)
+        exact = solve(position, deadline=deadline, guarantee=guarantee)
         if board is not None:
             board.exact = exact
         g_lower = g_upper = Fraction(exact.guaranteed)
         e_lower = e_upper = exact.expected
         first_g, first_e, optimal = exact.guaranteed_first, exact.expected_first, True
         stats |= {"nodes": float(exact.nodes), "memo_states": float(exact.memo_states)}
-        if len(position.face_down) > MOST_CARDS:  # no layout word: left as bounds
-            raise OutOfTime
-        progress("unknown: perfect information")
-        pi = perfect_information(position, deadline=deadline)
-        pi_lower = pi_upper = pi
+        if perfect is None and with_layouts:
+            progress("unknown: perfect information")
+            perfect = known_optima(position, deadline=deadline)
     except OutOfTime:
-        pi_upper = e_upper
-    e_lower = max(e_lower, pi_lower)
-    g_lower = max(g_lower, e_lower)
+        pass
+    pi_upper = e_upper
+    if perfect is not None:
+        pi_lower = pi_upper = perfect.mean
+    expected, guaranteed = Bounded(e_lower, e_upper), Bounded(g_lower, g_upper)
+    if perfect is not None:
+        expected, guaranteed = _raised(expected, guaranteed, perfect)
     return UnknownAnswer(
         position=position,
-        guaranteed=Bounded(g_lower, g_upper),
-        expected=Bounded(e_lower, e_upper),
+        guaranteed=guaranteed,
+        expected=expected,
         perfect_information=Bounded(pi_lower, pi_upper),
         guaranteed_first=first_g,
         expected_first=first_e,
         optimal_first=optimal,
         seconds=time.perf_counter() - started,
+        method=method,
         stats=stats,
     )
+
+
+def _raised(
+    expected: Bounded, guaranteed: Bounded, perfect: KnownOptima
+) -> tuple[Bounded, Bounded]:
+    """The lower bounds raised by the known-values optima (U10): expected ≥ their mean,
+    guaranteed ≥ their worst and ≥ expected's lower bound."""
+    e_lower = max(expected.lower, perfect.mean)
+    g_lower = max(guaranteed.lower, Fraction(perfect.worst), e_lower)
+    return Bounded(e_lower, expected.upper), Bounded(g_lower, guaranteed.upper)

@@ -1,11 +1,16 @@
 """`proofs._unknown_search`'s recursions compiled by numba (spec/solo-unknown.md, U5–U8): the
-same moves, value order, pruning rules (G1, G2, E1) and integer-scaled expectation, on the
-fast engine's push tables (`dekal.kernel._tables.STEPS`) and scoring (`dekal.kernel._bits`).
+same moves and integer-scaled expectation, on the fast engine's push tables
+(`dekal.kernel._tables.STEPS`) and scoring (`dekal.kernel._bits`), with the pruning rules
+carried down the tree: each position is searched in a window (G3: alpha-beta over G1, G2;
+E2: the ceiling ⌈(b − t)/n⌉ a push must stay below for its reveal to matter, over E1),
+fail-soft, and the pushes of a value are tried lowest immediate score first.
 
 A state is its grid word alone: between two steps every face-up cell holds a value 1..10,
 so the cells whose nibble is 0 are exactly the face-down ones (U3: no hole is left). The
-memo is a numba typed dict from grid word to value per recursion; a state with one `?` left
-is computed directly (its ten per-value minima serve both recursions) and not remembered.
+memo is a numba typed dict per recursion from grid word to value << 2 | EXACT, LOWER or
+UPPER (a bound a windowed search found); a state with one `?` left is computed directly
+(`last_least`: its ten per-value minima serve both recursions) and not remembered: a dict
+entry costs more than the four-update scoring (measured: 3× slower with a leaf memo).
 
 The kernel cannot read the clock: each call gets a budget of new nodes, and a call that
 runs out sets ABORTED and unwinds without remembering anything from then on (every entry in
@@ -31,13 +36,24 @@ with needed("the compiled search of --unknown"):
     from numpy.typing import NDArray
 
 NODES, BUDGET, ABORTED, PRUNE = range(4)
-"""Fields of the `state` array: new nodes so far, the budget, the abort flag, G1/G2/E1 on."""
-FAR = 1 << 62
+"""Fields of the `state` array: new nodes so far, the budget, the abort flag, pruning on."""
+FAR = 1 << 58
 """Above every value: the driver keeps scaled expectations below it (`fits`)."""
+EXACT, LOWER, UPPER = 0, 1, 2
+"""What a memo entry holds (its two low bits): the value, a bound from below, from above."""
+NEIGHBOURS = np.full((16, 4), -1, dtype=np.int64)
+"""The cells next to each cell (up, down, left, right), -1 past the edge."""
+for _cell in range(16):
+    _row, _column = divmod(_cell, 4)
+    for _side, (_r, _c) in enumerate(
+        ((_row - 1, _column), (_row + 1, _column), (_row, _column - 1), (_row, _column + 1))
+    ):
+        if 0 <= _r < 4 and 0 <= _c < 4:
+            NEIGHBOURS[_cell, _side] = 4 * _r + _c
 
 
 def new_memo() -> Dict:
-    """An empty memo: grid word -> value."""
+    """An empty memo: grid word -> value << 2 | EXACT, LOWER or UPPER."""
     return Dict.empty(key_type=types.uint64, value_type=types.int64)
 
 
@@ -52,6 +68,56 @@ def _unknown_cells(grid: np.uint64) -> int:
 
 
 @compiled
+def last_least(
+    grid: np.uint64, down: int, steps: NDArray[np.uint64], pushes: NDArray[np.int64], variant: int
+) -> NDArray[np.int64]:
+    """One `?` left: for each value 1..10, the least final points over the pushes that bring
+    it back in.
+
+    Per push the grid is pushed and scored once with an empty entry cell (card 0: no card,
+    nothing cancels with it, S1). A value v entering there changes only the entry and its
+    neighbours: the entry is cancelled iff a neighbour holds v, and each neighbour holding v
+    that was left is cancelled with it; a value no neighbour holds scores the base points
+    plus v. So the least over the pushes is min(least base + v, the least of the pushes where
+    a neighbour holds v): four updates per push, not ten scorings (pinned to the plain
+    scoring by tests/solver/test_unknown_kernel.py)."""
+    cell = 0
+    while not (down >> cell) & 1:
+        cell += 1
+    special = np.full(11, FAR, dtype=np.int64)
+    least_base = np.int64(FAR)
+    for index in range(pushes[variant, cell]):
+        base = push_grid(grid, steps, variant, cell, index, 0)
+        gone, _ = cancelled_and_occupied(base)
+        base_points = np.int64(nibble_sum(base & ~(gone * np.uint64(0xF))))
+        if base_points < least_base:
+            least_base = base_points
+        entry = int(steps[variant, cell, index, ENTRY])
+        for side in range(4):
+            near = NEIGHBOURS[entry, side]
+            if near < 0:
+                continue
+            shift = np.uint64(4 * near)
+            value = int((base >> shift) & np.uint64(0xF))
+            scored = base_points  # the entered card cancels with this neighbour
+            for other in range(4):  # and every neighbour of that value left before
+                far = NEIGHBOURS[entry, other]
+                if far < 0:
+                    continue
+                far_shift = np.uint64(4 * far)
+                if (base >> far_shift) & np.uint64(0xF) == value and (
+                    gone >> far_shift
+                ) & np.uint64(1) == 0:
+                    scored -= value
+            if scored < special[value]:
+                special[value] = scored
+    least = np.empty(10, dtype=np.int64)
+    for value in range(1, 11):
+        least[value - 1] = min(least_base + value, special[value])
+    return least
+
+
+@compiled
 def _last(
     grid: np.uint64,
     down: int,
@@ -60,40 +126,8 @@ def _last(
     pushes: NDArray[np.int64],
     variant: int,
 ) -> tuple[np.int64, np.int64]:
-    """One `?` left: (max over the unseen values, Σ count · value) of the least final points
-    over the pushes that bring each value back in.
-
-    Per push the grid is pushed and scored once with an empty entry cell (card 0: no card,
-    nothing cancels with it, S1); a value v entering there changes only the entry and its
-    neighbours: the entry is cancelled iff a neighbour holds v, and each neighbour holding v
-    that was left is cancelled with it. So the ten values cost ten small updates, not ten
-    scorings (`tests/solver/test_unknown_kernel.py` pins it to the plain scoring)."""
-    cell = 0
-    while not (down >> cell) & 1:
-        cell += 1
-    least = np.full(10, FAR, dtype=np.int64)
-    for index in range(pushes[variant, cell]):
-        base = push_grid(grid, steps, variant, cell, index, 0)
-        gone, _ = cancelled_and_occupied(base)
-        base_points = np.int64(nibble_sum(base & ~(gone * np.uint64(0xF))))
-        entry = int(steps[variant, cell, index, ENTRY])
-        row, column = entry // 4, entry % 4
-        for value in range(1, 11):
-            scored = base_points + value
-            for step in range(4):
-                r = row + (step == 0) - (step == 1)
-                c = column + (step == 2) - (step == 3)
-                if r < 0 or r > 3 or c < 0 or c > 3:
-                    continue
-                shift = np.uint64(4 * (4 * r + c))
-                if (base >> shift) & np.uint64(0xF) != value:
-                    continue
-                if scored == base_points + value:
-                    scored -= value  # the entered card cancels
-                if (gone >> shift) & np.uint64(1) == 0:
-                    scored -= value  # and so does its equal neighbour, left before
-            if scored < least[value - 1]:
-                least[value - 1] = scored
+    """One `?` left: (max over the unseen values, Σ count · value) of `last_least`."""
+    least = last_least(grid, down, steps, pushes, variant)
     worst, total = np.int64(-1), np.int64(0)
     for value in range(1, 11):
         if counts[value - 1] == 0:
@@ -105,6 +139,88 @@ def _last(
 
 
 @compiled
+def _ordered(
+    grid: np.uint64,
+    steps: NDArray[np.uint64],
+    pushes: NDArray[np.int64],
+    variant: int,
+    cell: int,
+    value: int,
+    children: NDArray[np.uint64],
+) -> int:
+    """The grids after each push of `value` into `cell`, into `children`, the lowest points
+    at once first (the face-down cells count nothing; ties in notation order): the child
+    most likely best is searched first, so the others are searched in a narrower window.
+    The order changes no value (every child is still searched or cut by a bound, G1–G3,
+    E1–E2); it returns how many there are."""
+    count = pushes[variant, cell]
+    keys = np.empty(count, dtype=np.int64)
+    for index in range(count):
+        child = push_grid(grid, steps, variant, cell, index, value)
+        key = np.int64(points(child)) * 16 + index
+        place = index
+        while place > 0 and keys[place - 1] > key:
+            keys[place] = keys[place - 1]
+            children[place] = children[place - 1]
+            place -= 1
+        keys[place] = key
+        children[place] = child
+    return int(count)
+
+
+@compiled
+def _recall(memo: Dict, grid: np.uint64, low: np.int64, high: np.int64) -> np.int64:
+    """The memo's value for `grid` when it answers a search in the window (low, high): an
+    exact value, or a bound that already lies outside the window on its own side; else -1."""
+    code = memo.get(grid, np.int64(-1))
+    if code < 0:
+        return np.int64(-1)
+    value, kind = code >> 2, code & 3
+    if kind == EXACT or (kind == LOWER and value >= high) or (kind == UPPER and value <= low):
+        return np.int64(value)
+    return np.int64(-1)
+
+
+@compiled
+def _open(
+    memo: Dict, grid: np.uint64, low: np.int64, high: np.int64, state: NDArray[np.int64]
+) -> np.int64:
+    """A node's start, shared by both recursions: the memo's answer if it has one (≥ 0);
+    else -2 when the budget is spent (ABORTED set), -1 when the node is to be searched (one
+    more new node)."""
+    known = _recall(memo, grid, low, high)
+    if known >= 0:
+        return known
+    if state[ABORTED] or state[NODES] >= state[BUDGET]:
+        state[ABORTED] = 1
+        return np.int64(-2)
+    state[NODES] += 1
+    return np.int64(-1)
+
+
+@compiled
+def _close(
+    memo: Dict,
+    grid: np.uint64,
+    best: np.int64,
+    low: np.int64,
+    high: np.int64,
+    state: NDArray[np.int64],
+) -> np.int64:
+    """A node's end: nothing is remembered past an abort (0 returned); else its value is
+    remembered as exact, or as the bound it is when it fell outside the window."""
+    if state[ABORTED]:
+        return np.int64(0)
+    kind = EXACT
+    if best >= high:
+        kind = LOWER
+    elif best <= low:
+        kind = UPPER
+    memo[grid] = (best << 2) | kind
+    return best
+
+
+@compiled
 def guaranteed(
     grid: np.uint64,
     counts: NDArray[np.int64],
@@ -113,49 +229,63 @@ def guaranteed(
     variant: int,
     memo: Dict,
     state: NDArray[np.int64],
+    low: np.int64,
+    high: np.int64,
 ) -> np.int64:
-    """U5 below this state (0 and ABORTED set when the budget ran out)."""
+    """U5 below this state, searched in the window (low, high) (U8, G1–G3; the root's window
+    is (−1, FAR): exact). Fail-soft: a result r with low < r < high is exact; r ≤ low says
+    the value is ≤ r, r ≥ high that it is ≥ r. 0 and ABORTED set when the budget ran out."""
     down = _unknown_cells(grid)
     if down == 0:
         return np.int64(points(grid))
     if down & (down - 1) == 0:
         worst, _ = _last(grid, down, counts, steps, pushes, variant)
         return worst
-    if grid in memo:
-        return np.int64(memo[grid])
-    if state[ABORTED] or state[NODES] >= state[BUDGET]:
-        state[ABORTED] = 1
-        return np.int64(0)
-    state[NODES] += 1
+    opened = _open(memo, grid, low, high, state)
+    if opened != -1:
+        return max(opened, np.int64(0))
     prune = state[PRUNE] != 0
+    ordered = prune and (down & (down - 1)) & ((down & (down - 1)) - 1) != 0  # 3 or more `?`
+    children = np.empty(16 if ordered else 0, dtype=np.uint64)
+    if not prune:
+        low, high = np.int64(-1), np.int64(FAR)
     best = np.int64(FAR)
     for cell in range(16):
         if not (down >> cell) & 1:
             continue
+        ceiling = min(best, high)  # G1: a reveal at or above it cannot lower the minimum
         worst = np.int64(-1)
-        for value in range(10, 0, -1):  # high values first, as the Python search
+        for value in range(10, 0, -1):  # high values first: they tend to be the worst
             if counts[value - 1] == 0:
                 continue
             counts[value - 1] -= 1
+            floor = max(low, worst)  # G2: a value at or below it cannot raise the maximum
             least = np.int64(FAR)
-            for index in range(pushes[variant, cell]):
-                child = push_grid(grid, steps, variant, cell, index, value)
-                found = guaranteed(child, counts, steps, pushes, variant, memo, state)
+            count_pushes = pushes[variant, cell]
+            if ordered:
+                _ordered(grid, steps, pushes, variant, cell, value, children)
+            for index in range(count_pushes):
+                if ordered:
+                    child = children[index]
+                else:
+                    child = push_grid(grid, steps, variant, cell, index, value)
+                found = guaranteed(
+                    child, counts, steps, pushes, variant, memo, state, floor, min(least, ceiling)
+                )
                 if found < least:
                     least = found
-                if prune and least <= worst:  # G2
+                if prune and least <= floor:
                     break
             counts[value - 1] += 1
             if least > worst:
                 worst = least
-            if prune and worst >= best:  # G1
+            if prune and worst >= ceiling:
                 break
         if worst < best:
             best = worst
-    if state[ABORTED]:
-        return np.int64(0)
-    memo[grid] = best
-    return best
+        if prune and best <= low:
+            break
+    return _close(memo, grid, best, low, high, state)
 
 
 @compiled
@@ -167,47 +297,60 @@ def expected(
     variant: int,
     memo: Dict,
     state: NDArray[np.int64],
+    high: np.int64,
 ) -> np.int64:
-    """U6 below this state, scaled by the falling factorial (0 and ABORTED when out of budget)."""
+    """U6 below this state, scaled by the falling factorial, searched below `high` (U8, E1,
+    E2; the root's `high` is FAR: exact). Fail-soft: a result r < high is exact, r ≥ high
+    says the value is ≥ r. 0 and ABORTED set when the budget ran out."""
     down = _unknown_cells(grid)
     if down == 0:
         return np.int64(points(grid))
     if down & (down - 1) == 0:
         _, total = _last(grid, down, counts, steps, pushes, variant)
         return total
-    if grid in memo:
-        return np.int64(memo[grid])
-    if state[ABORTED] or state[NODES] >= state[BUDGET]:
-        state[ABORTED] = 1
-        return np.int64(0)
-    state[NODES] += 1
+    opened = _open(memo, grid, np.int64(-1), high, state)
+    if opened != -1:
+        return max(opened, np.int64(0))
     prune = state[PRUNE] != 0
-    best = np.int64(-1)
+    ordered = prune and (down & (down - 1)) & ((down & (down - 1)) - 1) != 0  # 3 or more `?`
+    children = np.empty(16 if ordered else 0, dtype=np.uint64)
+    if not prune:
+        high = np.int64(FAR)
+    best = np.int64(FAR)
     for cell in range(16):
         if not (down >> cell) & 1:
             continue
+        ceiling = min(best, high)  # E1: a reveal whose sum reaches it cannot lower the minimum
         total = np.int64(0)
-        for value in range(1, 11):
+        for value in range(10, 0, -1):  # the largest terms first: the sum reaches it sooner
             count = counts[value - 1]
             if count == 0:
                 continue
             counts[value - 1] -= 1
+            # E2: a push whose value reaches `enough` makes the sum reach the ceiling (every
+            # term left is ≥ 0): the children are searched below it
+            enough = (ceiling - total + count - 1) // count if prune else np.int64(FAR)
             least = np.int64(FAR)
-            for index in range(pushes[variant, cell]):
-                child = push_grid(grid, steps, variant, cell, index, value)
-                found = expected(child, counts, steps, pushes, variant, memo, state)
+            count_pushes = pushes[variant, cell]
+            if ordered:
+                _ordered(grid, steps, pushes, variant, cell, value, children)
+            for index in range(count_pushes):
+                if ordered:
+                    child = children[index]
+                else:
+                    child = push_grid(grid, steps, variant, cell, index, value)
+                found = expected(
+                    child, counts, steps, pushes, variant, memo, state, min(least, enough)
+                )
                 if found < least:
                     least = found
             counts[value - 1] += 1
             total += count * least
-            if prune and best >= 0 and total >= best:  # E1
+            if prune and total >= ceiling:
                 break
-        if best < 0 or total < best:
+        if total < best:
             best = total
-    if state[ABORTED]:
-        return np.int64(0)
-    memo[grid] = best
-    return best
+    return _close(memo, grid, best, np.int64(-1), high, state)
 
 
 def _refresh_cache() -> None:

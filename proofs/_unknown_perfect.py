@@ -16,6 +16,7 @@ ordered deals (U6).
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from fractions import Fraction
 
 from dekal import bits, tables
@@ -84,20 +85,38 @@ def deals(position: UnknownPosition) -> list[tuple[tuple[int, ...], int]]:
     return out
 
 
+@dataclass(frozen=True)
+class KnownOptima:
+    """The best score of every deal when it is known in advance, summed up: the mean (U9's
+    value, a lower bound on `expected`, U10) and the worst (a lower bound on `guaranteed`:
+    whatever strategy is played, the deal with the highest known-values optimum scores at
+    least that under it, so min over strategies of max over deals ≥ max over deals of min
+    over lines of play)."""
+
+    mean: Fraction
+    worst: int
+
+
 def perfect_information(position: UnknownPosition, *, deadline: Deadline | None = None) -> Fraction:
     """U9's value, exact (OutOfTime if the deadline passes first)."""
+    return known_optima(position, deadline=deadline).mean
+
+
+def known_optima(position: UnknownPosition, *, deadline: Deadline | None = None) -> KnownOptima:
+    """The mean and the worst of the deals' known-values optima (OutOfTime past the deadline)."""
     found = layouts(position, deadline)
     dealt = deals(position)
     k = len(position.face_down)
     if len(found) * len(dealt) > ARRAYS_FROM and available("numpy"):
-        total = _on_arrays(found, dealt, k, deadline)
+        optima = _on_arrays(found, dealt, k, deadline)
     else:
-        total = 0
-        for deal, weight in dealt:
+        optima = []
+        for deal, _ in dealt:
             if deadline is not None and deadline.expired():
                 raise OutOfTime
-            total += weight * min(bits.score(_placed(layout, deal))[0] for layout in found)
-    return Fraction(total, falling(position.unseen_total, k))
+            optima.append(min(bits.score(_placed(layout, deal))[0] for layout in found))
+    total = sum(best * weight for best, (_, weight) in zip(optima, dealt, strict=True))
+    return KnownOptima(Fraction(total, falling(position.unseen_total, k)), max(optima))
 
 
 def _placed(layout: Layout, deal: tuple[int, ...]) -> int:
@@ -112,8 +131,8 @@ def _placed(layout: Layout, deal: tuple[int, ...]) -> int:
 
 def _on_arrays(
     found: list[Layout], dealt: list[tuple[tuple[int, ...], int]], k: int, deadline: Deadline | None
-) -> int:
-    """Σ weight · min over layouts of the score, deals × layouts in chunks (dekal.batch)."""
+) -> list[int]:
+    """Each deal's least score over the layouts, deals × layouts in chunks (dekal.batch)."""
     from dekal.extras import needed
 
     with needed("the perfect-information figure's array path"):
@@ -122,7 +141,6 @@ def _on_arrays(
     from dekal import batch
 
     values = np.array([deal for deal, _ in dealt], dtype=np.uint64).reshape(len(dealt), k)
-    weights = [weight for _, weight in dealt]
     faces = np.array([face for face, _ in found], dtype=np.uint64)
     shifts = np.zeros((len(found), k), dtype=np.uint64)  # 4 · the cell each card ends in
     for row, (_, number_word) in enumerate(found):
@@ -142,4 +160,4 @@ def _on_arrays(
             words |= values[None, :, card] << shift[:, card][:, None]
         points, _ = batch.score_many(words.ravel())
         best = np.minimum(best, points.reshape(len(face), len(dealt)).min(axis=0))
-    return sum(int(b) * w for b, w in zip(best.tolist(), weights, strict=True))
+    return [int(b) for b in best.tolist()]

@@ -23,10 +23,12 @@ tests/solver/test_unknown_search.py against the unpruned search and the brute fo
   seen so far, is ≥ the best reveal's W (every term is ≥ 0: scores are never negative).
 
 Each rule only skips children whose exact value cannot change the node's, so every value
-the search returns (and memoises) is exact. Ties (U7): the lowest cell in reading order
-(a1, b1, …, d4), then the first push in notation order (`dekal_ref.push.legal_pushes`).
-The memo merges a state with its images under the start's own symmetries
-(`proofs.symmetry`, as the puzzle search does).
+the search returns (and memoises) is exact. The compiled kernel carries the bounds down
+(G3, E2: windows, fail-soft); its drivers ask it for exact values only, or, in the first
+step's search, below a ceiling that says whether a reveal or push reaches the optimum.
+Ties (U7): the lowest cell in reading order (a1, b1, …, d4), then the first push in
+notation order (`dekal_ref.push.legal_pushes`). The memo merges a state with its images
+under the start's own symmetries (`proofs.symmetry`, as the puzzle search does).
 """
 
 from __future__ import annotations
@@ -170,7 +172,9 @@ class _Game:
 
     # expected, scaled by the falling factorial: min over cells of Σ count · min (U6)
 
-    def expected(self, grid: int, down: int) -> int:
+    def expected(self, grid: int, down: int, high: int | None = None) -> int:
+        """W(s); `high` lets a search stop early (fail-soft: a result ≥ high may be a bound
+        from below); this exhaustive search ignores it and is always exact."""
         if down == 0:
             return int(bits.score_points(grid))
         if down & (down - 1) == 0:
@@ -197,7 +201,16 @@ class _Game:
         for value in self.values():
             count = self.counts[value - 1]
             self.counts[value - 1] -= 1
-            least = min(self.expected(c, d) for c, d in self.children(grid, down, cell, value))
+            # E2: a child at or above `enough` would take the sum to `best`
+            enough = None if best is None else max(0, -((total - best) // count))
+            least: int | None = None
+            for c, d in self.children(grid, down, cell, value):
+                window = (
+                    enough if least is None else least if enough is None else min(least, enough)
+                )
+                found = self.expected(c, d, window)
+                least = found if least is None else min(least, found)
+            assert least is not None
             self.counts[value - 1] += 1
             total += count * least
             if self.prune and best is not None and total >= best:  # E1
@@ -233,7 +246,9 @@ class CompiledGame(_Game):
         self.memos = {"guaranteed": kernel.new_memo(), "expected": kernel.new_memo()}
         self.budget = FIRST_BUDGET
 
-    def _run(self, which: str, grid: int) -> int:
+    def _run(self, which: str, grid: int, high: int | None) -> int:
+        """The kernel's value of `grid` (exact; with `high`, fail-soft: below it exact, at or
+        above it a bound from below), slice after slice of new nodes."""
         function = getattr(self.kernel, which)
         counts = self.np.array(self.counts, dtype=self.np.int64)
         word = self.np.uint64(grid)
@@ -242,8 +257,17 @@ class CompiledGame(_Game):
                 raise OutOfTime
             state = self.np.array([0, self.budget, 0, int(self.prune)], dtype=self.np.int64)
             began = time.perf_counter()
+            far = self.kernel.FAR
+            window = (-1, far) if which == "guaranteed" else (far if high is None else high,)
             found = function(
-                word, counts, self.steps, self.pushes, self.variant, self.memos[which], state
+                word,
+                counts,
+                self.steps,
+                self.pushes,
+                self.variant,
+                self.memos[which],
+                state,
+                *window,
             )
             took = time.perf_counter() - began
             self.nodes += int(state[0])
@@ -253,10 +277,10 @@ class CompiledGame(_Game):
             self.budget = max(FIRST_BUDGET, self.budget)
 
     def guaranteed(self, grid: int, down: int) -> int:
-        return self._run("guaranteed", grid)
+        return self._run("guaranteed", grid, None)
 
-    def expected(self, grid: int, down: int) -> int:
-        return self._run("expected", grid)
+    def expected(self, grid: int, down: int, high: int | None = None) -> int:
+        return self._run("expected", grid, high)
 
     def memo_states(self) -> int:
         return sum(len(memo) for memo in self.memos.values())
@@ -265,7 +289,7 @@ class CompiledGame(_Game):
 def fits(position: UnknownPosition) -> bool:
     """Do the scaled expectations fit the kernel's 64-bit integers (below its FAR)?"""
     scale = falling(position.unseen_total, len(position.face_down))
-    return scale * 160 < (1 << 62)
+    return scale * 160 < (1 << 58)
 
 
 def _cells(down: int) -> list[int]:
@@ -290,35 +314,54 @@ def solve(
     deadline: Deadline | None = None,
     prune: bool = True,
     compiled: bool | None = None,
+    guarantee: tuple[int, FirstStep] | None = None,
 ) -> Exact:
     """The guaranteed and expected values with their first steps (OutOfTime if the deadline
     passes first). `prune=False`: every child searched (the tests' yardstick for G1, G2, E1).
     `compiled`: the kernel searches (None: from COMPILED_FROM unknown cells when numba is
-    installed and the numbers fit)."""
-    deadline = deadline or Deadline(3600.0)
+    installed and the numbers fit). `guarantee`: U5's value and first step when another
+    method has proved them already (the race's winner): only U6 is searched."""
+    game = _game(position, deadline or Deadline(3600.0), prune=prune, compiled=compiled)
+    grid, down = game.start, game.start_down
+    scale = falling(position.unseen_total, len(position.face_down))
+    if guarantee is None:
+        guarantee = _guarantee(game)
+    expected = game.expected(grid, down)
+    return Exact(
+        guaranteed=guarantee[0],
+        expected=Fraction(expected, scale),
+        guaranteed_first=guarantee[1],
+        expected_first=_first(game, expected, scaled=True),
+        nodes=game.nodes,
+        memo_states=game.memo_states(),
+    )
+
+
+def solve_guaranteed(
+    position: UnknownPosition, *, deadline: Deadline | None = None, compiled: bool | None = None
+) -> tuple[int, FirstStep]:
+    """U5's value and first step alone (OutOfTime if the deadline passes first): the
+    search's half of the race against Z3 (`proofs._unknown_race`)."""
+    return _guarantee(_game(position, deadline or Deadline(3600.0), prune=True, compiled=compiled))
+
+
+def _guarantee(game: _Game) -> tuple[int, FirstStep]:
+    value = game.guaranteed(game.start, game.start_down)
+    return value, _first(game, value, scaled=False)
+
+
+def _game(
+    position: UnknownPosition, deadline: Deadline, *, prune: bool, compiled: bool | None
+) -> _Game:
     if compiled is None:
         compiled = (
             len(position.face_down) >= COMPILED_FROM[position.variant]
             and fits(position)
             and available("numba")
         )
-    game: _Game = (
-        CompiledGame(position, deadline, prune=prune)
-        if compiled
-        else _Game(position, deadline, prune=prune)
-    )
-    grid, down = game.start, game.start_down
-    scale = falling(position.unseen_total, len(position.face_down))
-    guaranteed = game.guaranteed(grid, down)
-    expected = game.expected(grid, down)
-    return Exact(
-        guaranteed=guaranteed,
-        expected=Fraction(expected, scale),
-        guaranteed_first=_first(game, guaranteed, scaled=False),
-        expected_first=_first(game, expected, scaled=True),
-        nodes=game.nodes,
-        memo_states=game.memo_states(),
-    )
+    if compiled:
+        return CompiledGame(position, deadline, prune=prune)
+    return _Game(position, deadline, prune=prune)
 
 
 def _first(game: _Game, optimum: int, *, scaled: bool) -> FirstStep:
@@ -328,8 +371,8 @@ def _first(game: _Game, optimum: int, *, scaled: bool) -> FirstStep:
     position = game.position
     children_scale = falling(position.unseen_total - 1, len(position.face_down) - 1)
     for cell in _cells(down):
-        if scaled:
-            value_here = game.expected_after(grid, down, cell, None)
+        if scaled:  # a reveal's sum at or above optimum + 1 is not the optimum (E1)
+            value_here = game.expected_after(grid, down, cell, optimum + 1)
         else:
             saved, game.prune = game.prune, False
             value_here = game.guaranteed_after(grid, down, cell, 1 << 30)
@@ -339,10 +382,11 @@ def _first(game: _Game, optimum: int, *, scaled: bool) -> FirstStep:
         table: list[tuple[int, Push, Fraction]] = []
         for value in game.values():
             game.counts[value - 1] -= 1
-            after = [
-                game.expected(c, d) if scaled else game.guaranteed(c, d)
-                for c, d in game.children(grid, down, cell, value)
-            ]
+            after: list[int] = []
+            for c, d in game.children(grid, down, cell, value):
+                # a child at or above the least so far + 1 is not the first best push
+                high = min(after) + 1 if after else None
+                after.append(game.expected(c, d, high) if scaled else game.guaranteed(c, d))
             game.counts[value - 1] += 1
             index = after.index(min(after))
             push = game.legal[cell][index][0]

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, cast
 
 from dekal.proofs import _bounds as bounds
 from dekal.proofs import search
@@ -113,6 +113,14 @@ def _child(question: str, puzzle: Puzzle, seconds: float, extra: Any, pipe: Conn
             result = z3_solve.minimum(
                 puzzle, deadline=deadline, progress=progress, first=first, warm=warm
             )
+        elif question == "unknown_guaranteed":  # puzzle: an UnknownPosition (_unknown_race)
+            from dekal.proofs import _unknown_z3
+            from dekal.proofs._unknown_search import OutOfTime
+
+            try:
+                result = _unknown_z3.guaranteed(cast(Any, puzzle), deadline=deadline)
+            except OutOfTime as error:
+                raise GaveUp("z3 found no proof of the guarantee in time") from error
         elif question == "at_most":
             result = z3_solve.at_most(puzzle, extra, deadline=deadline)
         else:

@@ -18,6 +18,7 @@ from dekal.proofs import _ob_push as ob_push
 from dekal.proofs import _ob_reach as ob_reach
 from dekal.proofs import _ob_score as ob_score
 from dekal.proofs import _ob_symmetry as ob_symmetry
+from dekal.proofs import _ob_unknown as ob_unknown
 from dekal.proofs._catalogue import OBLIGATIONS
 from dekal.proofs._obligation import Kernels, Obligation, mutant
 from dekal_ref.scoring import cancelled_cells, score_grid
@@ -49,7 +50,7 @@ def test_every_obligation_is_proved_on_the_real_engine(every_verdict: dict[str, 
 
 
 def test_the_catalogue_covers_every_module() -> None:
-    modules = (ob_score, ob_push, ob_symmetry, ob_bounds, ob_reach)
+    modules = (ob_score, ob_push, ob_symmetry, ob_bounds, ob_reach, ob_unknown)
     assert sum(len(m.OBLIGATIONS) for m in modules) == len(OBLIGATIONS)
 
 

@@ -6,12 +6,17 @@ to the brute force on the reference engine (test_unknown_search.py)."""
 from __future__ import annotations
 
 import pytest
+import unknown_brute as brute
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_unknown_search import positions, reference
 
-from dekal.proofs._unknown_position import make_unknown
+from dekal.proofs._unknown_position import VALUES, UnknownPosition, make_unknown
 from dekal.proofs._unknown_search import solve
 from dekal.proofs.limits import Deadline
 
 pytest.importorskip("numba")
+np = pytest.importorskip("numpy")
 
 POSITIONS = [
     ("T133/1?11/?231/2231", None, "eject"),
@@ -42,3 +47,44 @@ def test_a_search_out_of_time_says_so_and_gives_no_value_U10() -> None:
     position = make_unknown("9T9?/5T5?/37?7/1T1?", variant="eject")
     with pytest.raises(OutOfTime):
         solve(position, compiled=True, deadline=Deadline(0.0))
+
+
+FEW = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FEW
+@given(positions(most_unknown=3))
+def test_the_compiled_windows_and_order_are_the_brute_force_U8_G3_E2(
+    position: UnknownPosition,
+) -> None:
+    """G1–G3 and E1–E2 as the kernel runs them (windows passed down, children reordered),
+    pinned to the literal recursion on the reference engine."""
+    grid, unseen = reference(position)
+    compiled = solve(position, compiled=True)
+    assert compiled.guaranteed == brute.guaranteed(grid, unseen, position.variant)
+    assert compiled.expected == brute.expected(grid, unseen, position.variant)
+
+
+@FEW
+@given(positions(most_unknown=1), st.sampled_from(VALUES))
+def test_the_last_cells_least_points_are_the_plain_scoring_S1_S2(
+    position: UnknownPosition, value: int
+) -> None:
+    """The four-update rule of `last_least` against pushing and scoring every grid."""
+    from dekal import bits, tables
+    from dekal.kernel import _tables as kernel_tables
+    from dekal.proofs import _unknown_kernel as kernel
+
+    grid = bits.pack(position.grid)
+    least = kernel.last_least(
+        np.uint64(grid),
+        position.face_down_mask,
+        kernel_tables.STEPS,
+        kernel_tables.PUSH_COUNT,
+        kernel_tables.VARIANT_CODE[position.variant],
+    )
+    plain = min(
+        int(bits.score_points(bits.push_grid(grid, step, value)))
+        for _, step in tables.LEGAL[position.variant][position.face_down[0]]
+    )
+    assert int(least[value - 1]) == plain

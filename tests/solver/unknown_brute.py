@@ -133,3 +133,11 @@ def perfect_information(grid: tuple[int, ...], unseen: dict[int, int], variant: 
         down = tuple(v == UNSEEN for v in grid)
         mean += chance * known_optimum(tuple(placed), down, variant)
     return mean
+
+
+def guaranteed_after(
+    grid: tuple[int, ...], unseen: dict[int, int], variant: str, cell: int, value: int, push: Push
+) -> int:
+    """The guarantee once `cell` is revealed, `value` came and entered by `push` (U5)."""
+    rest = {**unseen, value: unseen[value] - 1}
+    return guaranteed(push_card(_revealed(grid, cell), push, value, variant), rest, variant)
