@@ -273,8 +273,10 @@ def choices_part(options: argparse.Namespace, say: Callable[[str], None]) -> dic
             position = played_position(rng, k, variant)
             by_k[k].append(choice_losses(position, rng))
             if (index + 1) % 50 == 0:
-                say(f"{variant}: {index + 1}/{options.positions} positions, "
-                    f"{time.perf_counter() - began:.0f} s")
+                say(
+                    f"{variant}: {index + 1}/{options.positions} positions, "
+                    f"{time.perf_counter() - began:.0f} s"
+                )
         result[variant] = {
             "by_k": {str(k): summary(rows) for k, rows in by_k.items() if rows},
             "all": summary([row for rows in by_k.values() for row in rows]),
@@ -347,8 +349,9 @@ def solitaire_part(options: argparse.Namespace, say: Callable[[str], None]) -> d
             lower.append(float(bound))
             proved += exact
         if (index + 1) % 25 == 0:
-            say(f"solitaire: {index + 1}/{options.deals} deals, "
-                f"{time.perf_counter() - began:.0f} s")
+            say(
+                f"solitaire: {index + 1}/{options.deals} deals, {time.perf_counter() - began:.0f} s"
+            )
 
     def one_sided(sample: list[float], sign: int) -> dict[str, float]:
         figures = interval(sample)
