@@ -389,7 +389,7 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--tail", type=int, default=3, help="greedy+exact: exact from here")
     parser.add_argument("--pi-deals", type=int, default=200, help="deals given to the solver")
-    parser.add_argument("--pi-timeout", type=float, default=3.0)
+    parser.add_argument("--pi-timeout", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
