@@ -124,8 +124,16 @@ def _show(found: GuaranteePuzzle) -> None:
         )
     )
     out.print(
-        Text(f"answer with: dekal puzzle --unknown --seed {found.seed} --answer CELL", style="dim")
+        Text(
+            f"answer with: dekal puzzle --unknown --seed {found.seed}{_variant_option(found)} "
+            "--answer CELL",
+            style="dim",
+        )
     )
+
+
+def _variant_option(found: GuaranteePuzzle) -> str:
+    return " --variant eject" if found.position.variant == "eject" else ""
 
 
 def _show_solution(found: GuaranteePuzzle) -> None:

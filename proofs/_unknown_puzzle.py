@@ -5,10 +5,11 @@ exact search.
 A guarantee puzzle is a solo position (U1, U2: the deck less the face-up cards is unseen)
 drawn by the solo rules: sixteen cards dealt face down, then 16 − k steps played at random
 (a random `?` cell revealed, its value drawn from the unseen cards, a random legal push),
-leaving k = 2 or 3 unknown cells. The question: *which `?` do you reveal first to guarantee
-the lowest final score, whatever values come?* Its answer is proved by the search of
-proofs/_unknown_search.py: every first reveal's guarantee is exact (U5's max over values of
-min over pushes, each child's guarantee searched exhaustively), and a seed is kept only when
+leaving k = 2 or 3 unknown cells (eject: 2, UNKNOWN_CELLS). The question: *which `?` do
+you reveal first to guarantee the lowest final score, whatever values come?* Its answer
+is proved by the search of proofs/_unknown_search.py: every first reveal's guarantee is
+exact (U5's max over values of min over pushes, each child's guarantee searched
+exhaustively), and a seed is kept only when
 exactly one reveal reaches the least guarantee (otherwise the next draw is tried, so the
 same seed always gives the same puzzle).
 
@@ -39,7 +40,9 @@ from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
 
 DECK = tuple(v for v in VALUES for _ in range(COPIES))
-UNKNOWN_CELLS = (2, 3)
+UNKNOWN_CELLS = {"slide": (2, 3), "eject": (2,)}
+"""How many `?` a puzzle of each push rule has: the Python search answers three eject cells
+in about a minute on a loaded machine, too long to wait for at the command line."""
 MOST_DRAWS = 200
 """Draws tried for one seed and level before giving up (a level is met within a few)."""
 
@@ -209,7 +212,7 @@ def guarantee_puzzle(
         raise ValueError(f"{level!r} is not a level: {', '.join(LEVELS)}")
     rng = random.Random(f"guarantee-{variant}-{seed}")
     for _ in range(MOST_DRAWS):
-        k = rng.choice(UNKNOWN_CELLS)
+        k = rng.choice(UNKNOWN_CELLS[variant])
         found = rated(seed, drawn_position(rng, k, variant))
         if found is not None and (level is None or found.level == level):
             return found

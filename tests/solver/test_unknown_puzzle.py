@@ -90,3 +90,9 @@ def test_variant_without_unknown_is_refused() -> None:
     result = dekal("puzzle", "1", "--variant", "eject", "--json")
     assert result.exit_code == 2
     assert json.loads(result.stdout)["error"]["field"] == "--variant"
+
+
+def test_an_eject_puzzle_is_answered_with_its_variant_in_the_hint() -> None:
+    result = dekal("puzzle", "--unknown", "--seed", "5", "--variant", "eject")
+    assert result.exit_code == 0, result.output
+    assert "--seed 5 --variant eject --answer CELL" in result.stdout
