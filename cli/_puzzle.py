@@ -26,6 +26,7 @@ from dekal.cli._common import (
     user_errors,
     whole_number,
 )
+from dekal.cli._puzzle_unknown import unknown_puzzle
 from dekal.cli._written import Quiet, write_output, wrote
 from dekal.proofs._puzzle_rating import LEVELS
 from dekal.proofs._replay import replay
@@ -55,10 +56,14 @@ score; every other first move ends higher, whatever you play next (proved).
     dekal puzzle 7 --solution               # the best line, step by step
     dekal puzzle 7 --svg puzzle.svg          # the grid, the incoming cards, the target
     dekal puzzle 7 --answer c3:L --json
+    dekal puzzle --unknown --seed 2         # a guarantee puzzle: the ? cards are unknown
+    dekal puzzle --unknown --seed 2 --answer b1
 
 A move is the cell you reveal and the push: c3:L (slide), b4:R3 (eject: the side and the
-line). Levels: easy, medium, hard, expert (docs/puzzles.md, Rated puzzles, says how a
-puzzle is rated).
+line). With --unknown the puzzle is generated from --seed and its question is which ? to
+reveal first to guarantee the lowest score whatever values come (proved by exhaustive
+search, spec/solo-unknown.md); the answer is a cell. Levels: easy, medium, hard, expert
+(docs/puzzles.md, Rated puzzles, says how a puzzle is rated).
 
 Exit codes: 0 shown, or your answer is right; 1 your answer is legal but not the best;
 2 a bad option or an illegal move (the message names the field or the rule).
@@ -246,6 +251,18 @@ def puzzle(
             parser=output_file_or_stdout,
         ),
     ] = None,
+    unknown: Annotated[
+        bool,
+        typer.Option(
+            "--unknown",
+            help="A guarantee puzzle: the ? cards are unknown; which reveal guarantees the "
+            "lowest score? (by --seed; --answer CELL)",
+        ),
+    ] = False,
+    variant: Annotated[
+        str | None,
+        typer.Option(metavar="RULE", help="With --unknown: the push rule, slide or eject."),
+    ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help='One JSON object; an error is {"error": {...}}.')
     ] = False,
@@ -253,6 +270,26 @@ def puzzle(
 ) -> None:
     if rating is not None and rating not in LEVELS:
         fail(f"{shown(rating)}: choose one of {', '.join(LEVELS)}", field="--rating")
+    if variant is not None and not unknown:
+        fail("--variant goes with --unknown (a bundled puzzle has its own)", field="--variant")
+    if unknown:
+        if number is not None:
+            fail("a guarantee puzzle is chosen by --seed, not NUMBER", field="NUMBER")
+        if svg is not None:
+            fail("--svg does not draw guarantee puzzles yet", field="--svg")
+        rule = (variant or "slide").strip().lower()
+        if rule not in ("slide", "eject"):
+            fail(f"{shown(variant or '')} is not a push variant: slide or eject", field="--variant")
+        unknown_puzzle(
+            seed=seed,
+            at_random=at_random,
+            level=rating,
+            variant=rule,
+            answer=answer,
+            solution=solution,
+            json_output=json_output,
+        )
+        return
     if svg == "-" and json_output:
         fail("--svg - and --json both write to standard output: choose one", field="--svg")
     puzzles = load_puzzles()

@@ -26,6 +26,7 @@ from dekal.cli._common import (
     fail,
     grid_picture,
     out,
+    output_file_or_stdout,
     parse_seconds,
     print_json,
     user_errors,
@@ -383,7 +384,20 @@ def solve(
         str | None,
         typer.Option(metavar="CARDS", help="With --unknown: the unseen cards (default: the deck)."),
     ] = None,
+    svg: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE",
+            help="With --unknown: draw the first step's strategy table as SVG to FILE (- for "
+            "stdout).",
+            parser=output_file_or_stdout,
+        ),
+    ] = None,
 ) -> None:
+    if svg is not None and not unknown:
+        fail("--svg draws the --unknown strategy table: give --unknown", field="--svg")
+    if svg == "-" and json_output:
+        fail("--svg - and --json both write to standard output: choose one", field="--svg")
     if unknown or unseen is not None:
         others = {"--incoming": incoming, "--solo": solo or None, "--face-down": face_down,
                   "--turns": turns, "--at-most": at_most, "--reach": reach,
@@ -396,7 +410,7 @@ def solve(
         if method == "z3":
             fail("--unknown is answered by the search: --method search", field="--method")
         try:
-            ask_unknown(grid_text, unseen, variant, timeout, json_output)
+            ask_unknown(grid_text, unseen, variant, timeout, json_output, svg)
         except typer.Exit as done:
             exit_now_if_work_was_left_behind(done.exit_code)
             raise
@@ -463,14 +477,20 @@ def ask(q: Question) -> None:
 
 
 def ask_unknown(
-    grid_text: str, unseen: str | None, variant: str, timeout: float, json_output: bool
+    grid_text: str,
+    unseen: str | None,
+    variant: str,
+    timeout: float,
+    json_output: bool,
+    svg: str | None = None,
 ) -> None:
-    """--unknown (spec/solo-unknown.md): the position read, answered on time, reported."""
+    """--unknown (spec/solo-unknown.md): the position read, answered on time, reported
+    (and drawn to `svg`)."""
     from dekal.cli._solve_unknown import build_position, run_unknown
 
     position = build_position(grid_text, unseen, variant)
     with progress_status(True) as progress:
-        run_unknown(position, deadline_of(0, timeout), timeout, json_output, progress)
+        run_unknown(position, deadline_of(0, timeout), timeout, json_output, progress, svg)
 
 
 def register(app: typer.Typer) -> None:

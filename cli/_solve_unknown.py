@@ -9,6 +9,7 @@ the strategy table of the first step.
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from dekal.cli._common import EXIT_UNPROVED, fail, out, print_json, user_errors
 from dekal.cli._pictures import legend, looks_picture
 from dekal.cli._rates import duration
 from dekal.cli._solve_run import on_time
+from dekal.cli._written import write_output, wrote
 from dekal.proofs._answer import Progress
 from dekal.proofs._unknown_answer import (
     Board,
@@ -26,11 +28,17 @@ from dekal.proofs._unknown_answer import (
     answer_so_far,
     fraction_text,
 )
-from dekal.proofs._unknown_position import UNKNOWN, UnknownPosition, make_unknown
+from dekal.proofs._unknown_position import (
+    UNKNOWN,
+    UnknownPosition,
+    format_unknown_grid,
+    make_unknown,
+)
 from dekal.proofs._unknown_search import FirstStep
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
 from dekal_ref.picture import FACE_DOWN, FACE_UP, CardLook
+from dekal_ref.svg import strategy_svg
 
 UNKNOWN_HELP = """
 --unknown: the face-down cards are unknown, as at a real table (M3). Write them `?` in GRID
@@ -61,6 +69,7 @@ def run_unknown(
     timeout: float,
     json_output: bool,
     progress: Progress,
+    svg: str | None = None,
 ) -> None:
     """Answer and report; exit code 4 when a value is left as bounds. A watchdog answers
     for work that cannot look at the clock (numba loading or compiling the kernel): with
@@ -74,15 +83,55 @@ def run_unknown(
         return answer_so_far(position, board)
 
     found = on_time(work, fallback, deadline)
-    if json_output:
-        print_json(found.as_json())
+    if svg == "-":  # the picture is the output (--json was refused with it)
+        sys.stdout.write(strategy_picture(found))
     else:
-        show(found)
+        if svg is not None:  # the path was checked before the work; the file replaced whole
+            write_output(svg, strategy_picture(found), "--svg")
+        if json_output:
+            print_json(found.as_json() | ({"svg": svg} if svg is not None else {}))
+        else:
+            show(found)
+        if svg is not None:
+            wrote(svg)
     if not found.proved:
         fail(
             f"not every value proved within --timeout {timeout:g} s: bounds are printed",
             EXIT_UNPROVED,
         )
+
+
+def strategy_picture(found: UnknownAnswer) -> str:
+    """--svg: the position, the three values and the expected-optimal first step (U7) with
+    one row per value that can come, as `show` prints them (dekal_ref.svg.strategy_svg)."""
+    position = found.position
+    first = found.expected_first
+    total = position.unseen_total
+    rows = [
+        (
+            value,
+            fraction_text(Fraction(position.unseen[value - 1], total)),
+            str(push),
+            fraction_text(then),
+        )
+        for value, push, then in first.push_by_value
+    ]
+    kind = "optimal" if found.optimal_first else "greedy (not proved: time limit)"
+    values = [
+        f"guaranteed {_value(found.guaranteed, whole=True)}",
+        f"expected {_value(found.expected, whole=False)}",
+        f"perfect information {_value(found.perfect_information, whole=False)}",
+        f"first step: {kind}, by expected score"
+        + ("" if found.optimal_first else "; after = immediate score"),
+    ]
+    return strategy_svg(
+        [None if v == UNKNOWN else v for v in position.grid],
+        first.reveal,
+        rows,
+        heading=position.describe(),
+        values=values,
+        notation=format_unknown_grid(position.grid),
+    )
 
 
 def show(found: UnknownAnswer) -> None:

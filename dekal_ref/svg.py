@@ -496,4 +496,72 @@ def _incoming_card(order: int, value: int, x: int, y: int) -> ET.Element:
     return group
 
 
+# --- Strategy tables ----------------------------------------------------------------------
+
+
+def strategy_svg(
+    grid: Sequence[int | None],
+    reveal: int,
+    rows: Sequence[tuple[int, str, str, str]],
+    *,
+    heading: str,
+    values: Sequence[str],
+    notation: str,
+) -> str:
+    """A first step of a solo strategy with unknown cards: the grid (`None` for a face-down
+    card whose value nobody knows, drawn `?`), the cell to reveal outlined, the figures
+    (`values`, one line each), and one row per value that can come: the value, its chance,
+    the push to play and the value after it.
+
+    Every row is `<g class="strategy-row" data-value="7" data-chance="1/3" data-push="L"
+    data-after="29">`; the cell to reveal is the card with `data-picked="true"`. dekal_ref
+    knows nothing of the solver: the caller words the heading and the figures; the picture
+    is titled `strategy` and the grid's `notation` (`?` for the face-down cards).
+    """
+    looks = [
+        CardLook(cell, None, FACE_DOWN, picked=cell == reveal)
+        if value is None
+        else CardLook(cell, value, FACE_UP)
+        for cell, value in enumerate(grid)
+    ]
+    body = [_text(MARGIN, MARGIN + 14, heading, size=14)]
+    body[-1].set("font-weight", "bold")
+    y = MARGIN + LINE + 4
+    body.append(_grid(looks, MARGIN, y, notation))
+    y += GRID_SIZE + 10
+    for line in values:
+        body.append(_text(MARGIN, y + 14, line, size=13))
+        y += LINE - 2
+    y += 6
+    caption = _text(MARGIN, y + 14, f"reveal {cell_name(reveal)} first, then:", size=13)
+    caption.set("font-weight", "bold")
+    body.append(caption)
+    y += LINE
+    columns = (0, 60, 130, 190)
+    header = _element("g", {"class": "strategy-header", "transform": f"translate({MARGIN},{y})"})
+    for x, word in zip(columns, ("value", "chance", "push", "after"), strict=True):
+        label = _text(x, 14, word, size=12)
+        label.set("fill", MUTED)
+        header.append(label)
+    body.append(header)
+    y += LINE - 2
+    for value, chance, push, after in rows:
+        row = _element(
+            "g",
+            {"class": "strategy-row", "data-value": value, "data-chance": chance,
+             "data-push": push, "data-after": after, "transform": f"translate({MARGIN},{y})"},
+        )  # fmt: skip
+        symbol = "T" if value == 10 else str(value)
+        for x, word in zip(columns, (symbol, chance, push, after), strict=True):
+            row.append(_text(x, 14, word, size=13))
+        body.append(row)
+        y += LINE - 2
+    width = max(
+        GRID_SIZE + 2 * MARGIN,
+        MARGIN + 8 * max([len(heading), *(len(line) for line in values)]),
+        MARGIN + columns[-1] + 8 * max([5, *(len(after) for *_, after in rows)]) + MARGIN,
+    )
+    return _svg(width, y + MARGIN, f"strategy {notation}", body)
+
+
 GameState._repr_svg_ = position_svg  # a notebook draws a state (GameState._repr_svg_)

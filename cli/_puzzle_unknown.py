@@ -1,0 +1,148 @@
+"""`dekal puzzle --unknown`: a guarantee puzzle (proofs/_unknown_puzzle.py), shown, and the
+player's reveal checked against the proved guarantees (spec/solo-unknown.md, U5)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import typer
+from rich.text import Text
+
+from dekal.cli._common import EXIT_VERDICT, fail, out, print_json, user_errors
+from dekal.cli._pictures import legend, looks_picture
+from dekal.proofs._unknown_position import UNKNOWN
+from dekal.proofs._unknown_puzzle import GuaranteePuzzle, guarantee_puzzle
+from dekal_ref.notation import cell_name, parse_cell
+from dekal_ref.picture import FACE_DOWN, FACE_UP, CardLook
+from dekal_ref.words import plural
+
+
+def unknown_puzzle(
+    *,
+    seed: int | None,
+    at_random: bool,
+    level: str | None,
+    variant: str,
+    answer: str | None,
+    solution: bool,
+    json_output: bool,
+) -> None:
+    """The puzzle of --seed (or a random one, or seed 1), then the verdict or solution."""
+    if seed is not None:
+        chosen = seed
+    else:
+        chosen = random.SystemRandom().randrange(1 << 32) if at_random else 1
+    try:
+        found = guarantee_puzzle(chosen, level=level, variant=variant)
+    except ValueError as error:
+        fail(str(error), field="--seed")
+    cell = _reveal(found, answer) if answer is not None else None
+    verdict = _verdict(found, cell) if cell is not None else None
+    if json_output:
+        payload: dict[str, Any] = {"puzzle": found.as_json()}
+        if verdict is not None:
+            payload["answer"] = verdict
+        if solution:
+            payload["solution"] = found.solution_json()
+        print_json(payload)
+    else:
+        if verdict is None and not solution:
+            _show(found)
+        if verdict is not None:
+            out.print(Text(verdict["explanation"]), style="bold")
+        if solution:
+            _show_solution(found)
+    if verdict is not None and not verdict["right"]:
+        raise typer.Exit(EXIT_VERDICT)
+
+
+def _reveal(found: GuaranteePuzzle, text: str) -> int:
+    with user_errors("--answer: "):
+        cell = parse_cell(text.strip().lower())
+    if found.reveal(cell) is None:
+        down = ", ".join(cell_name(r.cell) for r in found.reveals)
+        fail(
+            f"--answer: {cell_name(cell)} is face up: a step reveals a face-down card (T1), "
+            f"one of {down}",
+            kind="illegal",
+            rule="T1",
+            field="--answer",
+        )
+    return cell
+
+
+def _verdict(found: GuaranteePuzzle, cell: int) -> dict[str, Any]:
+    mine, best = found.reveal(cell), found.best
+    assert mine is not None  # _reveal let only face-down cells through
+    right = mine.cell == best.cell
+    if right:
+        explanation = (
+            f"right: revealing {cell_name(cell)} first guarantees {best.guaranteed} points "
+            f"whatever values come; no other first reveal guarantees less than "
+            f"{best.guaranteed + found.gap}"
+        )
+    else:
+        explanation = (
+            f"wrong: revealing {cell_name(cell)} first guarantees only {mine.guaranteed} points, "
+            f"{mine.guaranteed - best.guaranteed} more than the best first reveal; try again, "
+            "or --solution"
+        )
+    return {
+        "reveal": cell_name(cell),
+        "right": right,
+        "guaranteed": mine.guaranteed,
+        "optimum": best.guaranteed,
+        "explanation": explanation,
+    }
+
+
+def _show(found: GuaranteePuzzle) -> None:
+    position = found.position
+    out.print(
+        f"Guarantee puzzle, seed {found.seed} · {found.level} (difficulty {found.difficulty}) · "
+        f"{position.variant}, {plural(len(position.face_down), 'unknown cell')}",
+        style="bold",
+    )
+    looks = [
+        CardLook(cell, None, FACE_DOWN) if value == UNKNOWN else CardLook(cell, value, FACE_UP)
+        for cell, value in enumerate(position.grid)
+    ]
+    out.print(looks_picture(looks))
+    out.print(Text(legend(looks)))
+    out.print(
+        Text(
+            f"Nobody knows the ? cards (M3): each comes from the {position.unseen_total} unseen "
+            "cards (the deck less the face-up ones) and goes straight back in by a push of "
+            "your choice (spec/solo-unknown.md)."
+        )
+    )
+    out.print(
+        Text(
+            f"With the best play you can guarantee {found.best.guaranteed} points whatever "
+            f"values come, and only one first reveal of the {len(found.reveals)} does. Which?"
+        )
+    )
+    out.print(
+        Text(
+            f"answer with: dekal puzzle --unknown --seed {found.seed}{_variant_option(found)} "
+            "--answer CELL",
+            style="dim",
+        )
+    )
+
+
+def _variant_option(found: GuaranteePuzzle) -> str:
+    return " --variant eject" if found.position.variant == "eject" else ""
+
+
+def _show_solution(found: GuaranteePuzzle) -> None:
+    best = found.best
+    out.print(
+        Text(f"solution: reveal {cell_name(best.cell)} first: {best.guaranteed} points guaranteed"),
+        style="bold",
+    )
+    out.print("  reveal  guaranteed  expected")
+    for row in found.solution_json()["ranking"]:
+        out.print(f"  {row['reveal']:>6}  {row['guaranteed']:>10}  {row['expected']:>8.4f}")
+    out.print(Text("proved by exhaustive search (proofs/_unknown_search.py)", style="dim"))

@@ -1,0 +1,98 @@
+"""Guarantee puzzles (proofs/_unknown_puzzle.py): the answer is U5's, proved, and the same
+seed gives the same puzzle; `dekal puzzle --unknown` shows it and checks a reveal."""
+
+from __future__ import annotations
+
+import json
+
+import unknown_brute as brute
+from typer.testing import CliRunner, Result
+
+from dekal.cli._app import app
+from dekal.proofs._unknown_position import UNKNOWN
+from dekal.proofs._unknown_puzzle import guarantee_puzzle
+from dekal_ref.notation import cell_name
+from dekal_ref.push import legal_pushes, push_card
+
+SEED = 2  # its first draw has two unknown cells: the brute force is quick
+runner = CliRunner()
+
+
+def dekal(*args: str) -> Result:
+    return runner.invoke(app, list(args))
+
+
+def brute_guarantee_of_reveal(grid: tuple[int, ...], unseen: dict[int, int], cell: int) -> int:
+    """U5 with the first reveal fixed, on the reference engine."""
+    holed = tuple(0 if c == cell else v for c, v in enumerate(grid))
+    return max(
+        min(
+            brute.guaranteed(
+                push_card(holed, push, value, "slide"), {**unseen, value: n - 1}, "slide"
+            )
+            for push in legal_pushes(cell, "slide")
+        )
+        for value, n in unseen.items()
+        if n > 0
+    )
+
+
+def test_U5_every_first_reveal_guarantees_what_the_brute_force_finds() -> None:
+    puzzle = guarantee_puzzle(SEED)
+    position = puzzle.position
+    assert len(position.face_down) == 2
+    grid = tuple(brute.UNSEEN if v == UNKNOWN else v for v in position.grid)
+    unseen = {v: position.unseen[v - 1] for v in range(1, 11)}
+    for reveal in puzzle.reveals:
+        assert reveal.guaranteed == brute_guarantee_of_reveal(grid, unseen, reveal.cell)
+    assert puzzle.best.guaranteed == brute.guaranteed(grid, unseen, "slide")
+
+
+def test_the_answer_is_the_only_reveal_with_the_least_guarantee() -> None:
+    puzzle = guarantee_puzzle(SEED)
+    others = [r.guaranteed for r in puzzle.reveals if r.cell != puzzle.best.cell]
+    assert min(others) - puzzle.best.guaranteed == puzzle.gap >= 1
+
+
+def test_the_same_seed_gives_the_same_puzzle() -> None:
+    assert guarantee_puzzle(SEED).as_json() == guarantee_puzzle(SEED).as_json()
+
+
+def test_the_cli_hides_the_answer_and_states_the_guarantee() -> None:
+    puzzle = guarantee_puzzle(SEED)
+    result = dekal("puzzle", "--unknown", "--seed", str(SEED), "--json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["puzzle"]["guaranteed"] == puzzle.best.guaranteed
+    assert "solution" not in payload and "answer" not in payload
+
+
+def test_the_best_reveal_is_right_exit_0_and_another_wrong_exit_1() -> None:
+    puzzle = guarantee_puzzle(SEED)
+    best = cell_name(puzzle.best.cell)
+    wrong = next(r for r in puzzle.reveals if r.cell != puzzle.best.cell)
+    right = dekal("puzzle", "--unknown", "--seed", str(SEED), "--answer", best, "--json")
+    assert right.exit_code == 0 and json.loads(right.stdout)["answer"]["right"] is True
+    result = dekal("puzzle", "--unknown", "--seed", str(SEED), "--answer", cell_name(wrong.cell))
+    assert result.exit_code == 1
+    assert f"guarantees only {wrong.guaranteed} points" in result.stdout
+
+
+def test_T1_a_face_up_cell_is_refused_naming_the_rule() -> None:
+    puzzle = guarantee_puzzle(SEED)
+    up = next(c for c in range(16) if puzzle.position.grid[c] != UNKNOWN)
+    result = dekal("puzzle", "--unknown", "--seed", str(SEED), "--answer", cell_name(up), "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["rule"] == "T1"
+
+
+def test_variant_without_unknown_is_refused() -> None:
+    result = dekal("puzzle", "1", "--variant", "eject", "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["field"] == "--variant"
+
+
+def test_an_eject_puzzle_is_answered_with_its_variant_in_the_hint() -> None:
+    result = dekal("puzzle", "--unknown", "--seed", "5", "--variant", "eject")
+    assert result.exit_code == 0, result.output
+    assert "--seed 5 --variant eject --answer CELL" in result.stdout
