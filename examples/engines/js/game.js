@@ -41,6 +41,12 @@ function readDeal(deal) {
       || typeof deal.pile !== 'string') {
     throw new Refusal('bad_request', 'deal must be {"grids": [...], "pile": "..."}');
   }
+  deal.grids.forEach((text, seat) => {
+    if (typeof text !== 'string') {
+      throw new Refusal('bad_request', `deal.grids[${seat}] must be a string`, { field: 'deal.grids' });
+    }
+  });
+  if (deal.pile === '') throw new Refusal('notation', 'an empty pile is written "-"', { field: 'pile' });
   const grids = deal.grids.map((text, seat) => {
     const values = parseValueGrid(text);
     if (values === null) {

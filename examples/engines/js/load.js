@@ -14,6 +14,7 @@ const { Refusal, illegal } = require('./refusal');
 const { valueOf, parseCell } = require('./notation');
 const { formatPosition } = require('./position');
 const { TURNS, tokenSeat } = require('./game');
+const { scoreGrid } = require('./grid');
 
 const LETTERS = 'abcdefghij';
 
@@ -125,6 +126,7 @@ function checkReachable(state) {
   if (state.removed.length > 0 && (first !== 'lowest' || state.round !== 1 || state.start === null)) {
     throw illegal('F2', 'only a round-1 tie for the lowest card removes cards');
   }
+  if (state.removed.length === 1) throw illegal('F2', 'a tie-break draws a card for each of two or more tied seats');
   if (threshold === null && (state.round !== 1 || state.phase === 'next')) {
     throw illegal('M5', 'a single-round game has one round');
   }
@@ -133,6 +135,9 @@ function checkReachable(state) {
     const card = pick === null ? undefined : state.grids[seat][pick];
     if (card === null || (card !== undefined && card.faceUp)) throw illegal('T1', `seat ${seat} picked a face-up cell`);
   });
+  if (state.phase === 'reveal' && state.picks.every((p) => p !== null)) {
+    throw illegal('T1', 'the last pick turns every pick over: a seat is still to pick');
+  }
   if (state.phase === 'take' && state.centre.length === 0) throw illegal('T3', 'the take phase has cards in the centre');
   let faceDown = 17 - state.turn;
   let holes = state.grids.map(() => 0);
@@ -149,6 +154,13 @@ function checkReachable(state) {
   });
   if (threshold !== null && state.totals.some((t) => t >= threshold) !== (state.phase === 'over')) {
     throw illegal('S4', 'the threshold decides whether the match is over');
+  }
+  if (threshold === null) {
+    const due = state.grids.map((cells) => (state.phase === 'over'
+      ? scoreGrid(cells.map((c) => (c === null ? 0 : c.value))).points : 0));
+    if (due.some((points, seat) => points !== state.totals[seat])) {
+      throw illegal('S2', "a single round's totals are 0 until it is scored, then its points");
+    }
   }
 }
 

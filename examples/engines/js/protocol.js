@@ -132,8 +132,8 @@ const COMMANDS = {
     if (firstPlayer !== null && !Number.isInteger(firstPlayer)) {
       throw badRequest('first_player must be a seat number or null');
     }
-    if (threshold !== null && !(Number.isInteger(threshold) && threshold > 0)) {
-      throw new Refusal('bad_request', 'a match threshold is null or a whole number from 1', { field: 'rules.threshold' });
+    if (threshold !== null && !(Number.isInteger(threshold) && threshold > 0 && threshold <= 1e9)) {
+      throw new Refusal('bad_request', 'a match threshold is null or a whole number from 1 to 10^9', { field: 'rules.threshold' });
     }
     this.state = null; // any previous game is dropped, even when this one is refused
     // Precedence (protocol.md, new_game): bad_request, notation, M2, unsupported, M3, M1, F3, F1.
