@@ -75,6 +75,7 @@ from dekal.extras import available
 from dekal.proofs import _bounds as bounds
 from dekal.proofs._unknown_greedy import greedy_values
 from dekal.proofs._unknown_position import COPIES, VALUES, UnknownPosition, deck_less
+from dekal.proofs._unknown_puzzle import drawn_position
 from dekal.proofs._unknown_search import CompiledGame, _Game, falling, fits
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import KEY_CARDS, make_puzzle
@@ -101,28 +102,21 @@ def interval(sample: list[float]) -> dict[str, float]:
 # positions drawn by the solo rules
 
 
-def played_position(rng: random.Random, k: int, variant: str) -> UnknownPosition:
-    """Sixteen cards face down, then 16 − k random solo steps (U2, U3): k `?` cells left."""
-    legal = tables.LEGAL[variant]
-    grid, down = 0, 0xFFFF
-    unseen = list(DECK)
-    for _ in range(16 - k):
-        cell = rng.choice([c for c in range(16) if (down >> c) & 1])
-        value = unseen.pop(rng.randrange(len(unseen)))
-        _, step = rng.choice(legal[cell])
-        grid, down = bits.push_grid(grid, step, value), bits.push_face_down(down, step)
-    values = bits.unpack(grid)
-    return UnknownPosition(grid=tuple(values), unseen=deck_less(values), variant=variant)
-
-
 # the solo policies
 
 
 def greedy_rollout(visible: int, hidden: int, down: int, variant: str) -> int:
     """Greedy (U10) to the end in one world: `hidden` holds the face-down cards' values,
     which travel with their cards; the policy reads only `visible`."""
+    return bits.score(greedy_steps(visible, hidden, down, variant, 0)[0])[0]
+
+
+def greedy_steps(
+    visible: int, hidden: int, down: int, variant: str, tail: int
+) -> tuple[int, int, int]:
+    """Greedy steps until `tail` cells are face down: (visible, hidden, down) then."""
     legal = tables.LEGAL[variant]
-    while down:
+    while bin(down).count("1") > tail:
         cell = (down & -down).bit_length() - 1
         shift = 4 * cell
         value = (hidden >> shift) & 0xF
@@ -131,7 +125,7 @@ def greedy_rollout(visible: int, hidden: int, down: int, variant: str) -> int:
         visible = bits.push_grid(visible, step, value)
         hidden = bits.push_grid(hidden, step, 0)
         down = bits.push_face_down(down, step)
-    return bits.score(visible)[0]
+    return visible, hidden, down
 
 
 def worlds(rng: random.Random, counts: list[int], down: int) -> list[int]:
@@ -270,7 +264,7 @@ def choices_part(options: argparse.Namespace, say: Callable[[str], None]) -> dic
         began = time.perf_counter()
         for index in range(options.positions):
             k = ks[index % len(ks)]
-            position = played_position(rng, k, variant)
+            position = drawn_position(rng, k, variant)
             by_k[k].append(choice_losses(position, rng))
             if (index + 1) % 50 == 0:
                 say(
@@ -294,18 +288,7 @@ def solitaire_deal(rng: random.Random) -> tuple[int, ...]:
 
 def greedy_play(deal: tuple[int, ...], variant: str, tail: int) -> tuple[int, int, int]:
     """Greedy on a dealt grid until `tail` cells are face down: (visible, hidden, down)."""
-    legal = tables.LEGAL[variant]
-    visible, hidden, down = 0, bits.pack(deal), 0xFFFF
-    while bin(down).count("1") > tail:
-        cell = (down & -down).bit_length() - 1
-        shift = 4 * cell
-        value = (hidden >> shift) & 0xF
-        hidden &= ~(0xF << shift)
-        _, step = legal[cell][greedy_push_index(visible, cell, value, variant)]
-        visible = bits.push_grid(visible, step, value)
-        hidden = bits.push_grid(hidden, step, 0)
-        down = bits.push_face_down(down, step)
-    return visible, hidden, down
+    return greedy_steps(0, bits.pack(deal), 0xFFFF, variant, tail)
 
 
 def tail_value(visible: int, variant: str) -> float:

@@ -30,19 +30,16 @@ from dekal.conformance.judge._attribution import (
     RESULT_PARTS,
     Blame,
     action_rule,
-    before_the_take,
     blame_grid_request,
     blame_legal,
     blame_public,
     blame_refused_position,
     blame_refused_step_moved,
-    blame_refused_taker,
     blame_result,
     blame_step,
     blame_verdict,
     blame_wrong_refusal,
     differing_fields,
-    one_take_earlier,
     variant_of,
 )
 from dekal.conformance.judge._compare import (
@@ -60,6 +57,11 @@ from dekal.conformance.judge._compare import (
 from dekal.conformance.judge._own_deal_check import deal_fault
 from dekal.conformance.judge._play_on import ON_OWN_DEAL, planned_actions, played_on
 from dekal.conformance.judge._position_rules import blame_position_refusal
+from dekal.conformance.judge._taker_reading import (
+    before_the_take,
+    blame_refused_taker,
+    one_take_earlier,
+)
 from dekal_ref.words import plural
 
 
@@ -272,7 +274,7 @@ class CaseRun:
     def blame_taker(self, position: str) -> Blame:
         """A take- or push-phase position refused: which seat the engine reads as the taker
         there (a push phase read as the take before it) and one take earlier decides whether
-        it reads the token (T5) or the order (T3) otherwise (attribution.blame_refused_taker).
+        it reads the token (T5) or the order (T3) otherwise (_taker_reading.blame_refused_taker).
         Positions the reference does not load are not asked."""
         taking = before_the_take(position)
         if not reference_loads(taking):

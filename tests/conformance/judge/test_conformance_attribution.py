@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dekal.conformance.judge._attribution import (
     Blame,
-    before_the_take,
     blame_grid_request,
     blame_legal,
     blame_perft_moves,
@@ -14,10 +13,13 @@ from dekal.conformance.judge._attribution import (
     blame_ranking,
     blame_refused_position,
     blame_refused_step_moved,
-    blame_refused_taker,
     blame_result,
     blame_verdict,
     differing_fields,
+)
+from dekal.conformance.judge._taker_reading import (
+    before_the_take,
+    blame_refused_taker,
     one_take_earlier,
 )
 
