@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
-from types import FrameType, ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import Any
 
 from dekal.conformance.drive import _adapter as adapter
@@ -108,12 +108,25 @@ def recording() -> Iterator[set[Site]]:
     classes: list[Any] = [IllegalAction, NotationError, adapter.BadRequest, adapter.Unsupported]
     originals = [vars(cls).get("__init__") for cls in classes]
 
+    # a whole suite constructs some 80,000 refusals: each code object's file is resolved once
+    # and each call's line read once (a code object and its offset name one call for good)
+    names: dict[str, str | None] = {}
+    lines: dict[tuple[CodeType, int], int] = {}
+
+    def name_of(filename: str) -> str | None:
+        if filename not in names:
+            names[filename] = files.get(Path(filename).resolve())
+        return names[filename]
+
     def wrap(original: Any) -> Any:
         def init(self: Any, *args: Any, **kwargs: Any) -> None:
             frame: FrameType | None = sys._getframe(1)
-            name = None if frame is None else files.get(Path(frame.f_code.co_filename).resolve())
+            name = None if frame is None else name_of(frame.f_code.co_filename)
             if frame is not None and name is not None:
-                site = sites.get((name, _call_line(frame)))
+                where = (frame.f_code, frame.f_lasti)
+                if where not in lines:
+                    lines[where] = _call_line(frame)
+                site = sites.get((name, lines[where]))
                 if site is not None:
                     reached.add(site)
             original(self, *args, **kwargs)
