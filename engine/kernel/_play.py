@@ -307,10 +307,15 @@ def play_on(
                     state = streams[1 + seat] + GOLDEN_GAMMA
                     streams[1 + seat] = state
                     chosen = scaled(mixed(state), distinct)
-                    at = first  # the chosen-th distinct value of the ascending centre
-                    while chosen > 0:
-                        at += 1
-                        chosen -= row[at] != row[at - 1]
+                    # The chosen-th distinct value of the ascending centre is at its first
+                    # card of rank `chosen` (rank: the value changes before it), so `at` is
+                    # how many cards rank below it: a loop of fixed length, no branch on
+                    # the draw (a loop that stopped at the draw mispredicted its exit).
+                    at, rank = first, 0
+                    for k in range(first + 1, end):
+                        rank += row[k] != row[k - 1]
+                        at += rank < chosen
+                    at += chosen > 0  # the first card has rank 0 and ranks below any chosen > 0
                     card = row[at]
                 else:  # greedy's push for the card it takes comes with the take
                     distinct, shift = 0, 0  # the centre's distinct values, packed ascending
@@ -325,8 +330,11 @@ def play_on(
                 if logged < capacity:
                     log[logged, 0], log[logged, 1], log[logged, 2] = TAKE_ACTION, seat, card
                 logged += 1
-                for k in range(at, end - 1):  # T3: the card leaves, the centre stays ascending
-                    row[k] = row[k + 1]
+                # T3: the card leaves, the centre stays ascending. Every card from the first
+                # on is rewritten, those from `at` on by their successor: a loop whose length
+                # is the centre's, not the draw's, so its exit is predicted.
+                for k in range(first, end - 1):
+                    row[k] = row[k + (k >= at)]
                 row[NCENTRE] -= 1
             else:
                 card = row[HAND]
@@ -341,8 +349,11 @@ def play_on(
                 log[logged, 0], log[logged, 1] = PUSH_ACTION, seat
                 log[logged, 2] = 16 * hole + index
             logged += 1
-            grids[seat] = push_grid(grid, steps, variant, hole, index, card)
-            row[DOWN + seat] = push_face_down(down, steps, variant, hole, index)
+            # The module's STEPS, not the `steps` argument (the same table, docs above): a
+            # constant array's strides are constants, so a step's address is one lea, not
+            # three multiplies by strides read from the stack on the push's chain.
+            grids[seat] = push_grid(grid, STEPS, variant, hole, index, card)
+            row[DOWN + seat] = push_face_down(down, STEPS, variant, hole, index)
             row[HAND], row[PHASE] = 0, TAKE
             if row[NCENTRE] == 0:
                 end_turn(grids, row)
