@@ -156,27 +156,6 @@ def first_player_by_lowest_card(row: NDArray[np.int64]) -> None:
 
 
 @compiled
-def reveal_all(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
-    """T1: every pick is turned up at once into the centre (ascending), leaving its hole."""
-    n = row[PLAYERS]
-    for seat in range(n):
-        cell = row[PICKS + seat]
-        value = cell_value(grids[seat], cell)
-        row[REVEALED + seat], row[HOLE + seat] = value, cell
-        grids[seat] = cleared(grids[seat], cell)
-        row[DOWN + seat] ^= 1 << cell  # the cell was face down: XOR turns it up
-        row[PICKS + seat] = NONE
-        k = seat  # insertion into the sorted centre[:seat]
-        while k > 0 and row[CENTRE + k - 1] > value:
-            row[CENTRE + k] = row[CENTRE + k - 1]
-            k -= 1
-        row[CENTRE + k] = value
-    row[NCENTRE], row[PHASE] = n, TAKE
-    if row[START] == NONE:
-        first_player_by_lowest_card(row)
-
-
-@compiled
 def end_turn(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
     """T5: the next turn; after turn 16, S1–S2 into the totals and S4's threshold test."""
     if row[TURN] < TURNS_PER_ROUND:
@@ -274,8 +253,14 @@ def play_on(
             logged = record(log, logged, DEAL_ACTION, -1, row[ROUND])
             continue
         if phase == REVEAL:
+            # Each seat's pick and its reveal in one pass (here, not in a function of the
+            # row: a call that takes arrays costs two atomic reference counts per array, once
+            # a turn). A pick reads only its own seat's face-down cells, so turning one seat's
+            # card up before the next seat picks changes no pick, and T1's turning up "at
+            # once" is every pick revealed before anyone takes.
             for seat in range(n):
-                if row[PICKS + seat] == NONE:
+                cell = row[PICKS + seat]
+                if cell == NONE:
                     down = row[DOWN + seat]
                     if policies[seat] == RANDOM:
                         state = streams[1 + seat] + GOLDEN_GAMMA  # next_output, inline
@@ -283,11 +268,23 @@ def play_on(
                         cell = nth_cell(down, scaled(mixed(state), cell_total(down)))
                     else:
                         cell = first_cell(down)
-                    row[PICKS + seat] = cell
                     if logged < capacity:
                         log[logged, 0], log[logged, 1], log[logged, 2] = REVEAL_ACTION, seat, cell
                     logged += 1
-            reveal_all(grids, row)
+                # T1: the pick is turned up into the centre (ascending), leaving its hole
+                value = cell_value(grids[seat], cell)
+                row[REVEALED + seat], row[HOLE + seat] = value, cell
+                grids[seat] = cleared(grids[seat], cell)
+                row[DOWN + seat] ^= 1 << cell  # the cell was face down: XOR turns it up
+                row[PICKS + seat] = NONE
+                k = seat  # insertion into the sorted centre[:seat] (empty at the reveal)
+                while k > 0 and row[CENTRE + k - 1] > value:
+                    row[CENTRE + k] = row[CENTRE + k - 1]
+                    k -= 1
+                row[CENTRE + k] = value
+            row[NCENTRE], row[PHASE] = n, TAKE
+            if row[START] == NONE:
+                first_player_by_lowest_card(row)
         # T3, T4: the seats still to take this turn, clockwise from the token holder
         taken = n - row[NCENTRE] - (row[PHASE] == PUSH)
         seat = (row[START] + row[TURN] - 1 + taken) % n
@@ -356,7 +353,11 @@ def play_on(
             row[DOWN + seat] = push_face_down(down, STEPS, variant, hole, index)
             row[HAND], row[PHASE] = 0, TAKE
             if row[NCENTRE] == 0:
-                end_turn(grids, row)
+                if row[TURN] < TURNS_PER_ROUND:  # T5 as end_turn, written here for the 15
+                    row[TURN] += 1  # turns of 16 that score nothing: a call that takes arrays
+                    row[PHASE] = REVEAL  # costs two atomic reference counts per array
+                else:
+                    end_turn(grids, row)
                 break
             seat = seat + 1 if seat + 1 < n else 0
 
