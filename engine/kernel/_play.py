@@ -272,16 +272,22 @@ def play_on(
                         log[logged, 0], log[logged, 1], log[logged, 2] = REVEAL_ACTION, seat, cell
                     logged += 1
                 # T1: the pick is turned up into the centre (ascending), leaving its hole
-                value = cell_value(grids[seat], cell)
-                row[REVEALED + seat], row[HOLE + seat] = value, cell
+                value = np.int64(cell_value(grids[seat], cell))  # int64 as the row: an
+                row[REVEALED + seat], row[HOLE + seat] = value, cell  # int/uint compare is float
                 grids[seat] = cleared(grids[seat], cell)
                 row[DOWN + seat] ^= 1 << cell  # the cell was face down: XOR turns it up
                 row[PICKS + seat] = NONE
-                k = seat  # insertion into the sorted centre[:seat] (empty at the reveal)
-                while k > 0 and row[CENTRE + k - 1] > value:
-                    row[CENTRE + k] = row[CENTRE + k - 1]
-                    k -= 1
-                row[CENTRE + k] = value
+                # Insertion into the ascending centre[:seat] (empty at the reveal) without a
+                # branch on the card: with a[-1] = -inf and a[seat] = +inf, the new a[k] is
+                # min(max(a[k - 1], value), a[k]) (a[k] stays if a[k] <= value, a[k - 1]
+                # moves up if it is above value, value lands between), written top down so
+                # each step reads old cells only.
+                upper = np.int64(1 << 30)  # +inf: above every card
+                for k in range(seat, 0, -1):
+                    lower = row[CENTRE + k - 1]
+                    row[CENTRE + k] = min(max(lower, value), upper)
+                    upper = lower
+                row[CENTRE] = min(value, upper)  # a[-1] = -inf: max(a[-1], value) is value
             row[NCENTRE], row[PHASE] = n, TAKE
             if row[START] == NONE:
                 first_player_by_lowest_card(row)
