@@ -226,7 +226,6 @@ def play_on(
     row: NDArray[np.int64],
     streams: NDArray[np.uint64],
     policies: NDArray[np.int64],
-    steps: NDArray[np.uint64],
     push_count: NDArray[np.int64],
     deck: NDArray[np.int64],
     log: NDArray[np.int64],
@@ -352,9 +351,9 @@ def play_on(
                 log[logged, 0], log[logged, 1] = PUSH_ACTION, seat
                 log[logged, 2] = 16 * hole + index
             logged += 1
-            # The module's STEPS, not the `steps` argument (the same table, docs above): a
-            # constant array's strides are constants, so a step's address is one lea, not
-            # three multiplies by strides read from the stack on the push's chain.
+            # The module's STEPS as a constant, not an argument: a constant array's strides
+            # are constants, so a step's address is one lea, not three multiplies by strides
+            # read from the stack on the push's chain.
             grids[seat] = push_grid(grid, STEPS, variant, hole, index, card)
             row[DOWN + seat] = push_face_down(down, STEPS, variant, hole, index)
             row[HAND], row[PHASE] = 0, TAKE
