@@ -270,9 +270,10 @@ def play_on(
                     if logged < capacity:
                         log[logged, 0], log[logged, 1], log[logged, 2] = REVEAL_ACTION, seat, cell
                     logged += 1
-                # T1: the pick is turned up into the centre (ascending), leaving its hole
-                value = np.int64(cell_value(grids[seat], cell))  # int64 as the row: an
-                row[REVEALED + seat], row[HOLE + seat] = value, cell  # int/uint compare is float
+                # T1: the pick is turned up into the centre (ascending), leaving its hole;
+                # the value as int64, as the row is (numba compares int64 with uint64 as floats)
+                value = np.int64(cell_value(grids[seat], cell))
+                row[REVEALED + seat], row[HOLE + seat] = value, cell
                 grids[seat] = cleared(grids[seat], cell)
                 row[DOWN + seat] ^= 1 << cell  # the cell was face down: XOR turns it up
                 row[PICKS + seat] = NONE
@@ -358,9 +359,11 @@ def play_on(
             row[DOWN + seat] = push_face_down(down, STEPS, variant, hole, index)
             row[HAND], row[PHASE] = 0, TAKE
             if row[NCENTRE] == 0:
-                if row[TURN] < TURNS_PER_ROUND:  # T5 as end_turn, written here for the 15
-                    row[TURN] += 1  # turns of 16 that score nothing: a call that takes arrays
-                    row[PHASE] = REVEAL  # costs two atomic reference counts per array
+                # T5 as end_turn does it, written out here for the 15 turns of 16 that score
+                # nothing: a call that takes arrays costs two atomic reference counts per array
+                if row[TURN] < TURNS_PER_ROUND:
+                    row[TURN] += 1
+                    row[PHASE] = REVEAL
                 else:
                     end_turn(grids, row)
                 break
