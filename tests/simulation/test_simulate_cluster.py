@@ -202,6 +202,24 @@ def test_ctrl_c_during_a_fuzz_campaign_leaves_no_engine_behind() -> None:
                 os.killpg(os.getpgid(pid), signal.SIGKILL)
 
 
+SPRT_MATCH = ("match", "--bots", "greedy,random", "--games", "400", "--sprt", "elo0=0,elo1=200")
+
+
+@pytest.mark.deep  # the local cluster's two workers start (Dask, dekal, the kernel's cache):
+# about 5 s of CPU and 10 s of wall on a loaded machine, for a match of a second. The default
+# run plays matches on the module's cluster below (the same streamed chunks, the same merge)
+def test_a_match_on_a_local_cluster_started_for_it_is_the_match_played_here() -> None:
+    # --workers 2: the command starts its own cluster (dekal.simulation.runner), plays the
+    # SPRT match's deals there in tasks of 4 and stops at deal 8 as one process does; the
+    # deals the workers played past it are discarded, so every figure is the same
+    alone = invoke(*SPRT_MATCH, "--json")
+    on_workers = invoke(*SPRT_MATCH, "--json", "--workers", "2")
+    assert alone.exit_code == on_workers.exit_code == 0, on_workers.output
+    report = json.loads(alone.stdout)
+    assert report["sprt"]["verdict"] == "H1" and report["deals"] < 200
+    assert json.loads(on_workers.stdout) == report
+
+
 # The tests on the page's cluster come last: the module's scheduler and workers are started
 # by the first test that needs them and stopped only when the module ends (their idle
 # heartbeats cost CPU while the Ctrl-C tests above run). Each runs the command twice in this
@@ -293,7 +311,6 @@ def test_fuzz_on_a_scheduler_finds_what_one_process_finds(scheduler: str) -> Non
     ]
 
 
-SPRT_MATCH = ("match", "--bots", "greedy,random", "--games", "400", "--sprt", "elo0=0,elo1=200")
 SERVE = f"cmd:{sys.executable} -m dekal.bots.serve greedy"
 
 
@@ -339,3 +356,17 @@ def test_a_match_s_records_on_the_cluster_are_the_records_written_here(
     here = {p.name: p.read_bytes() for p in (tmp_path / "here").iterdir()}
     there = {p.name: p.read_bytes() for p in (tmp_path / "there").iterdir()}
     assert len(here) == 12 and there == here
+
+
+def test_a_three_bot_match_on_the_cluster_is_rated_as_the_match_played_here(
+    scheduler: str,
+) -> None:
+    # 3 seats: Plackett–Luce ratings from the placings, merged from 4 deals of 3 rotations
+    # (two tasks, one a worker): the ratings and their intervals are the same to the digit
+    args = ("match", "--bots", "random,greedy,random", "--games", "12", "--seed", "6", "--json")
+    alone = invoke(*args)
+    on_cluster = invoke(*args, "--scheduler", scheduler)
+    assert alone.exit_code == on_cluster.exit_code == 0, on_cluster.output
+    report = json.loads(alone.stdout)
+    assert report["games"] == 12 and len(report["bots"]) == 3
+    assert json.loads(on_cluster.stdout) == report
