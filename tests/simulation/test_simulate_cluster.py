@@ -325,14 +325,32 @@ def test_a_match_on_the_cluster_stops_at_the_deal_one_process_stops_at(scheduler
     assert json.loads(on_cluster.stdout) == report
 
 
+def processes_carrying(mark: str) -> list[int]:
+    """The processes whose environment holds DEKAL_TEST_RUN=`mark`: this test's own bot
+    programs, not those another test runs at the same time."""
+    wanted = f"DEKAL_TEST_RUN={mark}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environment = (entry / "environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if wanted in environment:
+                found.append(int(entry.name))
+    return found
+
+
 def test_a_match_of_bot_programs_on_the_cluster_is_the_match_played_here(scheduler: str) -> None:
     # 8 deals of 3 games are two tasks, one a worker: each starts its own programs
-    args = ("match", "--bots", f"{SERVE},random,greedy", "--games", "24", "--seed", "3")
+    mark = str(time.time_ns())
+    serve = f"cmd:env DEKAL_TEST_RUN={mark} {sys.executable} -m dekal.bots.serve greedy"
+    args = ("match", "--bots", f"{serve},random,greedy", "--games", "24", "--seed", "3")
     alone = invoke(*args, "--json")
     on_cluster = invoke(*args, "--json", "--scheduler", scheduler)
     assert alone.exit_code == on_cluster.exit_code == 0, on_cluster.output
     assert json.loads(on_cluster.stdout) == json.loads(alone.stdout)
-    assert processes_running("dekal.bots.serve") == []  # every worker ended its programs
+    assert processes_carrying(mark) == []  # every worker ended its programs
 
 
 def test_a_match_resumed_on_the_cluster_is_the_match_played_at_once(
