@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
@@ -156,15 +156,22 @@ def _call_line(frame: FrameType) -> int:
 
 
 class DirectReference:
-    """The reference behind the protocol adapter, called directly (no thread, no JSON): the
-    cheapest engine to run a whole suite on while refusals are recorded."""
+    """The reference behind the protocol adapter, called directly (no thread, no JSON, no
+    deadline): the cheapest engine to run a whole suite on, for an engine that cannot hang.
+    `make` gives another game API built like the reference, or a protocol adapter, at each
+    start (a planted fault, an own-deal adapter)."""
 
     label = "dekal-ref (direct)"
 
-    def __init__(self) -> None:
-        import dekal_ref
+    def __init__(self, make: Callable[[], Any] | None = None) -> None:
+        self.make = make
+        if make is None:
+            import dekal_ref
 
-        self.adapter = adapter.ProtocolAdapter(dekal_ref)
+            made: Any = dekal_ref
+        else:
+            made = make()
+        self.adapter = made if hasattr(made, "handle") else adapter.ProtocolAdapter(made)
         self.info: dict[str, Any] = self.adapter.handle({"id": 0, "cmd": "hello", "protocol": 1})
         self.next_id = 0
 
@@ -173,7 +180,7 @@ class DirectReference:
         return self.adapter.handle({"id": self.next_id, **message})
 
     def restart(self) -> None:
-        self.__init__()  # type: ignore[misc]
+        self.__init__(self.make)  # type: ignore[misc]
 
     def close(self) -> None:
         pass
