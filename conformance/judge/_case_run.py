@@ -84,6 +84,13 @@ rule that decides who acts there (attribution.blame_refused_position), not on th
 named, which only follows from how it moves the token."""
 
 
+def set_up_words(request: Message) -> str:
+    """A set-up's request in words for the report: `new_game`, with the position line it
+    sent when it sent one (the line is what a reader needs to reproduce the refusal)."""
+    position = request.get("position")
+    return f"new_game position {position}" if isinstance(position, str) else "new_game"
+
+
 class CaseRun:
     """One case against one engine, with one deadline for the whole case.
 
@@ -242,7 +249,7 @@ class CaseRun:
                     # the line reads (the reference read it): the engine reads who acts in
                     # it otherwise (take@S naming another seat than its taker)
                     blame = blame_refused_position(position)
-            raise diverge(0, "new_game", what, blame)
+            raise diverge(0, set_up_words(request), what, blame)
         if reply.get("ok") and request.get("deal", {}) is None:  # the engine dealt: check it
             dealt = str(self.ask("position").get("position", ""))
             fault = deal_fault(dealt, new_round=False)
@@ -269,7 +276,7 @@ class CaseRun:
                 position = str(self.setup["position"])
                 if position_fields(position).get("phase", "")[:5] in ("take@", "push@"):
                     blame = self.blame_taker(position)
-            raise diverge(0, "new_game", what, blame)
+            raise diverge(0, set_up_words(self.setup), what, blame)
 
     def blame_taker(self, position: str) -> Blame:
         """A take- or push-phase position refused: which seat the engine reads as the taker

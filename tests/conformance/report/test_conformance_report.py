@@ -113,3 +113,26 @@ def test_junit_names_the_rule_in_the_failure_and_carries_the_coverage() -> None:
     assert properties["coverage.S3"].startswith("claimed 2, run 2, passed 1, skipped 0")
     failure = suite.find("testcase/failure")
     assert failure is not None and str(failure.get("message")).startswith("S3 (ranking): ")
+
+
+def refuses_positions() -> object:
+    """dekal_ref, except that it refuses every game started from a position line (M3)."""
+    from test_conformance_runner import api
+
+    from dekal_ref.errors import IllegalAction
+
+    def parse_position(text: str) -> object:
+        raise IllegalAction("M3", "positions are not read here")
+
+    return api(parse_position=parse_position)
+
+
+def test_a_failed_set_up_from_a_position_shows_the_position_sent() -> None:
+    """A refused set-up is reproduced from the line the engine was sent: the report says it."""
+    cases = [c for c in subset("position-") if c["kind"] == "game"][:1]
+    run = judge(refuses_positions, cases)
+    (outcome,) = run.outcomes
+    assert outcome.status == "fail" and outcome.divergence is not None
+    position = str(cases[0]["setup"]["position"])
+    assert outcome.divergence.sent == f"new_game position {position}"
+    assert f"at set-up: new_game position {position}" in divergence_text(outcome.divergence)
