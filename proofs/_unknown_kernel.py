@@ -353,22 +353,21 @@ def expected(
     return _close(memo, grid, best, np.int64(-1), high, state)
 
 
-def _refresh_cache() -> None:
-    """numba caches this file's code keyed by this file alone, but compiles kernel_bits' and
-    kernel_tables' functions into it: drop the cached code when any of them changed (the
-    kernel's own rule, dekal.kernel._cache)."""
-    cache_dir = Path(guaranteed.stats.cache_path)  # type: ignore[attr-defined]
-    stamp = cache_dir / "_unknown_kernel-sources.sha256"
-    now = kernel_cache.digest() + hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+def refresh_cache(function: object, source: str) -> None:
+    """numba caches a file's code keyed by that file alone, but compiles kernel_bits' and
+    kernel_tables' functions into it: drop the file's cached code when any of them, or the
+    file, changed (the kernel's own rule, dekal.kernel._cache). `function`: one of the
+    file's compiled functions (numba says where it caches)."""
+    cache_dir = Path(function.stats.cache_path)  # type: ignore[attr-defined]
+    stem = Path(source).stem
+    stamp = cache_dir / f"{stem}-sources.sha256"
+    now = kernel_cache.digest() + hashlib.sha256(Path(source).read_bytes()).hexdigest()
     try:
         if stamp.read_text() == now:
             return
     except OSError:
         pass
-    for cached in [
-        *cache_dir.glob("_unknown_kernel*.nbi"),
-        *cache_dir.glob("_unknown_kernel*.nbc"),
-    ]:
+    for cached in [*cache_dir.glob(f"{stem}.*.nbi"), *cache_dir.glob(f"{stem}.*.nbc")]:
         cached.unlink(missing_ok=True)
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -377,4 +376,4 @@ def _refresh_cache() -> None:
         pass
 
 
-_refresh_cache()
+refresh_cache(guaranteed, __file__)

@@ -31,6 +31,11 @@ face-down card of the start ends in each cell, 0 for the others)."""
 MOST_CARDS = 15
 """Card numbers are nibbles 1..15: a position with 16 unknown cells has no layout word."""
 CHUNK = 1 << 18  # deals × layouts scored per array operation
+COMPILED_FROM = 3
+"""Unknown cells from which the known-values optima run compiled: below, Python is done
+before numba would have loaded."""
+COMPILED_MOST = 7
+"""The kernel's layout words carry a face-down flag beside card numbers 1..7."""
 ARRAYS_FROM = 20_000
 """Deals × layouts from which the scoring goes on arrays: below, Python is done before NumPy
 and the batch kernels would have loaded."""
@@ -97,13 +102,25 @@ class KnownOptima:
     worst: int
 
 
-def perfect_information(position: UnknownPosition, *, deadline: Deadline | None = None) -> Fraction:
+def perfect_information(
+    position: UnknownPosition, *, deadline: Deadline | None = None, compiled: bool | None = None
+) -> Fraction:
     """U9's value, exact (OutOfTime if the deadline passes first)."""
-    return known_optima(position, deadline=deadline).mean
+    return known_optima(position, deadline=deadline, compiled=compiled).mean
 
 
-def known_optima(position: UnknownPosition, *, deadline: Deadline | None = None) -> KnownOptima:
-    """The mean and the worst of the deals' known-values optima (OutOfTime past the deadline)."""
+def known_optima(
+    position: UnknownPosition, *, deadline: Deadline | None = None, compiled: bool | None = None
+) -> KnownOptima:
+    """The mean and the worst of the deals' known-values optima (OutOfTime past the deadline).
+    `compiled`: on the numba kernel (`_unknown_perfect_kernel`; None: from COMPILED_FROM
+    unknown cells when numba is installed)."""
+    if compiled is None:
+        compiled = COMPILED_FROM <= len(position.face_down) <= COMPILED_MOST and available("numba")
+    if compiled:
+        from dekal.proofs._unknown_perfect_compiled import compiled_optima
+
+        return compiled_optima(position, deadline or Deadline(3600.0 * 24))
     found = layouts(position, deadline)
     dealt = deals(position)
     k = len(position.face_down)
