@@ -79,6 +79,7 @@ BIT_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & ((1 << 64) - 1)) >> 58] = _i
 
+
 def new_memo() -> Dict:
     """An empty memo: grid word -> value << 2 | EXACT, LOWER or UPPER."""
     return Dict.empty(key_type=types.uint64, value_type=types.int64)
@@ -258,9 +259,7 @@ def two_terms(
 
 
 @compiled
-def two_least(
-    terms: NDArray[np.int64], index: int, v: int, least: NDArray[np.int64]
-) -> None:
+def two_least(terms: NDArray[np.int64], index: int, v: int, least: NDArray[np.int64]) -> None:
     """least[w - 1] = min over the second card's pushes q of points(v, w) (`two_terms`), the
     first card v having entered by push `index`. As in `last_least`: B(w) ≤ w, so the
     minimum is min(the least start over every q + w, the least over the q where w is
