@@ -24,6 +24,7 @@ from dekal.proofs.limits import Deadline
 
 with needed("the compiled perfect-information figure of --unknown"):
     import numpy as np
+    from numpy.typing import NDArray
 
 MARKS = (11, 12, 13, 14, 15)
 """Nibbles no card holds: the reduced deal's stand-ins for cards that can meet no equal."""
@@ -31,7 +32,9 @@ SLICE_SECONDS = 0.05  # the deadline is read between slices of deals this long
 FIRST_SLICE = 16
 
 
-def compiled_layouts(position: UnknownPosition, deadline: Deadline) -> tuple[object, object]:
+def compiled_layouts(
+    position: UnknownPosition, deadline: Deadline
+) -> tuple[NDArray[np.uint64], NDArray[np.uint64]]:
     """The distinct layouts' face words and number words (U9), as uint64 arrays."""
     from dekal.kernel import _tables as kernel_tables
     from dekal.proofs import _unknown_perfect_kernel as kernel

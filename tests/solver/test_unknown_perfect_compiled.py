@@ -37,7 +37,7 @@ def test_the_compiled_layouts_are_the_python_layouts_U9(position: UnknownPositio
     from dekal.proofs._unknown_perfect_compiled import compiled_layouts
 
     faces, numbers = compiled_layouts(position, Deadline(60.0))
-    found = sorted(zip(faces.tolist(), numbers.tolist(), strict=True))  # type: ignore[attr-defined]
+    found = sorted(zip(faces.tolist(), numbers.tolist(), strict=True))
     assert found == layouts(position)
 
 
