@@ -3,7 +3,10 @@ same moves and integer-scaled expectation, on the fast engine's push tables
 (`dekal.kernel._tables.STEPS`) and scoring (`dekal.kernel._bits`), with the pruning rules
 carried down the tree: each position is searched in a window (G3: alpha-beta over G1, G2;
 E2: the ceiling ⌈(b − t)/n⌉ a push must stay below for its reveal to matter, over E1),
-fail-soft, and the pushes of a value are tried lowest immediate score first.
+fail-soft, and the pushes of a value are tried lowest immediate score first. A state with two
+`?` left is searched on `two_terms` (each pair of pushes scored once for every pair of
+values) with E3: the values not yet summed are bounded from below, and the reveal stops
+when the sum and those bounds reach the ceiling.
 
 A state is its grid word alone: between two steps every face-up cell holds a value 1..10,
 so the cells whose nibble is 0 are exactly the face-down ones (U3: no hole is left). The
@@ -193,6 +196,9 @@ def two_terms(
     pushes: NDArray[np.int64],
     variant: int,
     terms: NDArray[np.int64],
+    floors: NDArray[np.int64],
+    starts: NDArray[np.int64],
+    seconds_least: NDArray[np.int64],
 ) -> int:
     """Two `?` left, `cell` revealed first: for each push p of its card and q of the other's,
     the final points as a function of the two values v and w (U3, S1, S2):
@@ -207,12 +213,22 @@ def two_terms(
     cell (`_slot_changes`). v = w is the one case where the two cards meet: adjacent, each
     cancels the other (no card term of its own); with common neighbours, one holding v is
     cancelled once, not twice (adjacent cells have none: the grid has no triangles).
-    terms[p, 0, 31] holds how many q; returns how many p. Pinned to pushing and scoring
-    every grid by tests/solver/test_unknown_kernel.py."""
+    terms[p, 0, 31] holds how many q; returns how many p. floors[v] (E3 of U8): a number
+    ≤ points(v, w) for every p, q and w, ≥ 0 (the least of the formula above with B's
+    least term, or the v = w points where less); starts[v] = min over p, q of
+    terms[p, q, 0] + terms[p, q, v], seconds_least[p, w] = min over q of B(w) and of the
+    w = v points less that start (so points(v, w) ≥ starts[v] + seconds_least[p, w] for
+    every q and w, v = w included). Pinned to pushing and scoring every grid by
+    tests/solver/test_unknown_kernel.py."""
     changes_a = np.empty(11, dtype=np.int64)
     changes_b = np.empty(11, dtype=np.int64)
+    for value in range(11):
+        floors[value] = FAR
+        starts[value] = FAR
     count = pushes[variant, cell]
     for index in range(count):
+        for value in range(11):
+            seconds_least[index, value] = FAR
         first = push_grid(grid, steps, variant, cell, index, MARK_A)
         other = int(BIT_INDEX[(equal_cells(first, 0) * DE_BRUIJN) >> np.uint64(58)]) >> 2
         seconds = pushes[variant, other]
@@ -246,8 +262,6 @@ def two_terms(
                     meet = base + changes_a[value] + changes_b[value]
                 terms[index, second, 20 + value] = meet
             common = COMMON[a, b]
-            if common == 0:
-                continue
             for near in range(16):
                 if not (common >> near) & 1:
                     continue
@@ -255,6 +269,24 @@ def two_terms(
                 value = int((final >> shift) & np.uint64(0xF))
                 if value <= 10 and (gone >> shift) & np.uint64(1) == 0:
                     terms[index, second, 20 + value] += value  # taken off by both A and B
+            # E3's bounds: B's least term, or for v = w the meeting's points, whichever less
+            least_b = np.int64(FAR)
+            for value in range(1, 11):
+                start = base + changes_a[value]
+                meet = terms[index, second, 20 + value]
+                if start < starts[value]:
+                    starts[value] = start
+                second_term = min(changes_b[value], meet - start)  # ≤ B(w), ≤ v = w's excess
+                if second_term < seconds_least[index, value]:
+                    seconds_least[index, value] = second_term
+                if changes_b[value] < least_b:
+                    least_b = changes_b[value]
+            for value in range(1, 11):
+                found = min(base + changes_a[value] + least_b, terms[index, second, 20 + value])
+                if found < floors[value]:
+                    floors[value] = found
+    for value in range(11):
+        floors[value] = max(floors[value], np.int64(0))  # no grid scores below 0 (S2)
     return int(count)
 
 
@@ -302,18 +334,49 @@ def _two_expected(
     pushes p of Σ_w count'(w) · min_q points(v, w); a reveal stops once its sum reaches the
     best reveal's or `high` (E1, and E2's ceiling handed down)."""
     terms = np.empty((16, 16, TERMS), dtype=np.int64)
+    floors = np.empty(11, dtype=np.int64)
+    starts = np.empty(11, dtype=np.int64)
+    seconds_least = np.empty((16, 11), dtype=np.int64)
+    bounds = np.empty(11, dtype=np.int64)
     least = np.empty(10, dtype=np.int64)
+    unseen = np.int64(0)
+    for w in range(10):
+        unseen += counts[w]
     best = np.int64(FAR)
     for cell in range(16):
         if not (down >> cell) & 1:
             continue
         ceiling = min(best, high)
-        count_pushes = two_terms(grid, cell, steps, pushes, variant, terms)
+        count_pushes = two_terms(
+            grid, cell, steps, pushes, variant, terms, floors, starts, seconds_least
+        )
+        # E3: each value's min_p Σ_w count'(w) · least is ≥ bounds[v], the larger of
+        # (N − 1) · floors[v] (Σ_w count'(w) = N − 1) and (N − 1) · starts[v] + the least
+        # over p of Σ_w count(w) · seconds_least[p, w], less the most seconds_least[p, v]
+        # (count'(v) = count(v) − 1); `rest` bounds the terms not yet summed
+        spread = np.int64(FAR)
+        for index in range(count_pushes):
+            weighed = np.int64(0)
+            for w in range(1, 11):
+                weighed += counts[w - 1] * seconds_least[index, w]
+            if weighed < spread:
+                spread = weighed
+        rest = np.int64(0)
+        for v in range(1, 11):
+            most = np.int64(-FAR)
+            for index in range(count_pushes):
+                if seconds_least[index, v] > most:
+                    most = seconds_least[index, v]
+            bounds[v] = max((unseen - 1) * floors[v], (unseen - 1) * starts[v] + spread - most)
+            rest += counts[v - 1] * bounds[v]
         total = np.int64(0)
         for v in range(10, 0, -1):
             count = counts[v - 1]
             if count == 0:
                 continue
+            if total + rest >= ceiling:  # E3: the terms left cannot keep the sum below it
+                break
+            rest -= count * bounds[v]
             counts[v - 1] -= 1
             smallest = np.int64(FAR)
             for index in range(count_pushes):
@@ -327,6 +390,7 @@ def _two_expected(
             total += count * smallest
             if total >= ceiling:  # E1: this reveal can lower neither the minimum nor high
                 break
+        total += rest  # a bound from below of the whole sum (exact when every v was summed)
         if total < best:
             best = total
     return best

@@ -100,7 +100,8 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
     position: UnknownPosition, first: int, second: int
 ) -> None:
     """`two_terms` and `two_least` (each pair of pushes scored once with marks, the values'
-    terms added after, v = w corrected) against pushing and scoring every grid."""
+    terms added after, v = w corrected) against pushing and scoring every grid, and the
+    bounds E3 sums ahead (floors, starts + seconds_least) below every grid's points."""
     from dekal import bits, tables
     from dekal.kernel import _tables as kernel_tables
     from dekal.proofs import _unknown_kernel as kernel
@@ -108,6 +109,9 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
     grid = bits.pack(position.grid)
     legal = tables.LEGAL[position.variant]
     terms = np.empty((16, 16, kernel.TERMS), dtype=np.int64)
+    floors = np.empty(11, dtype=np.int64)
+    starts = np.empty(11, dtype=np.int64)
+    seconds_least = np.empty((16, 11), dtype=np.int64)
     least = np.empty(10, dtype=np.int64)
     for cell in position.face_down:
         count = kernel.two_terms(
@@ -117,6 +121,9 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
             kernel_tables.PUSH_COUNT,
             kernel_tables.VARIANT_CODE[position.variant],
             terms,
+            floors,
+            starts,
+            seconds_least,
         )
         assert count == len(legal[cell])
         for index, (_, step) in enumerate(legal[cell]):
@@ -128,3 +135,6 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
             )
             kernel.two_least(terms, index, first, least)
             assert int(least[second - 1]) == plain
+            # E3's bounds: below every pair's points, whatever the pushes
+            assert 0 <= int(floors[first]) <= plain
+            assert int(starts[first]) + int(seconds_least[index, second]) <= plain
