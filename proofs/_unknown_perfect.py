@@ -15,13 +15,12 @@ ordered deals (U6).
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass
 from fractions import Fraction
 
 from dekal import bits, tables
 from dekal.extras import available
-from dekal.proofs._unknown_position import VALUES, UnknownPosition
+from dekal.proofs._unknown_deals import KnownOptima, deals
+from dekal.proofs._unknown_position import UnknownPosition
 from dekal.proofs._unknown_search import OutOfTime, falling
 from dekal.proofs.limits import Deadline
 
@@ -73,33 +72,6 @@ def layouts(position: UnknownPosition, deadline: Deadline | None = None) -> list
                     )
         level = deeper
     return sorted((face_word, number_word) for face_word, number_word, _ in level)
-
-
-def deals(position: UnknownPosition) -> list[tuple[tuple[int, ...], int]]:
-    """Every ordered deal of unseen values onto the k face-down cards with its weight, the
-    number of ways to draw it (U2): the weights add up to falling(N, k)."""
-    values = [v for v in VALUES if position.unseen[v - 1] > 0]
-    out: list[tuple[tuple[int, ...], int]] = []
-    for deal in itertools.product(values, repeat=len(position.face_down)):
-        weight, used = 1, [0] * 11
-        for value in deal:
-            weight *= position.unseen[value - 1] - used[value]
-            used[value] += 1
-        if weight > 0:
-            out.append((deal, weight))
-    return out
-
-
-@dataclass(frozen=True)
-class KnownOptima:
-    """The best score of every deal when it is known in advance, summed up: the mean (U9's
-    value, a lower bound on `expected`, U10) and the worst (a lower bound on `guaranteed`:
-    whatever strategy is played, the deal with the highest known-values optimum scores at
-    least that under it, so min over strategies of max over deals ≥ max over deals of min
-    over lines of play)."""
-
-    mean: Fraction
-    worst: int
 
 
 def perfect_information(

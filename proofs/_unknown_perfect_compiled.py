@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from dekal import bits
 from dekal.extras import needed
-from dekal.proofs._unknown_perfect import KnownOptima, deals
+from dekal.proofs._unknown_deals import KnownOptima, deals
 from dekal.proofs._unknown_position import UNKNOWN, UnknownPosition
 from dekal.proofs._unknown_search import OutOfTime, falling
 from dekal.proofs.limits import Deadline

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from test_unknown_search import positions
 
 from dekal import bits
-from dekal.proofs._unknown_perfect import deals, known_optima, layouts
+from dekal.proofs._unknown_deals import deals
+from dekal.proofs._unknown_perfect import known_optima, layouts
 from dekal.proofs._unknown_position import UNKNOWN, UnknownPosition, make_unknown
 from dekal.proofs.limits import Deadline
 
