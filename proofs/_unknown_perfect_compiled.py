@@ -28,6 +28,10 @@ with needed("the compiled perfect-information figure of --unknown"):
 
 MARKS = (11, 12, 13, 14, 15)
 """Nibbles no card holds: the reduced deal's stand-ins for cards that can meet no equal."""
+MOST_STATES = 50_000_000
+"""States one level may be expanded into (16 bytes each): past it the layouts are out of
+reach (a level cannot be cut short once started), reported as OutOfTime, before the memory
+is asked for."""
 SLICE_SECONDS = 0.05  # the deadline is read between slices of deals this long
 FIRST_SLICE = 16
 
@@ -52,6 +56,8 @@ def compiled_layouts(
         if deadline.expired():
             raise OutOfTime
         room = len(faces) * left * 16
+        if room > MOST_STATES:
+            raise OutOfTime
         out_faces = np.empty(room, dtype=np.uint64)
         out_numbers = np.empty(room, dtype=np.uint64)
         written = kernel.expand(
