@@ -17,15 +17,23 @@ traceback: `main` turns the signal into an exception that unwinds through every 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 from dekal.cli._stopping import stop_while_loading
 
 if os.path.basename(sys.argv[0] if sys.argv else "") == "dekal":
-    # this process is the `dekal` command (not a test importing it): the modules below take
-    # a noticeable time to load, and a Ctrl-C, SIGTERM or SIGHUP meanwhile must not print a
-    # traceback either, nor end the command without its line
-    stop_while_loading()
+    if "__mp_main__" in sys.modules:
+        # a process the command spawned (multiprocessing's spawn: a local Dask cluster's
+        # worker), which runs the `dekal` script again as __mp_main__ with the command's
+        # argv: the command answers a Ctrl-C for all, so a worker still starting must not
+        # print the line too (dekal.simulation._local_worker ignores it once started)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    else:
+        # this process is the `dekal` command (not a test importing it): the modules below
+        # take a noticeable time to load, and a Ctrl-C, SIGTERM or SIGHUP meanwhile must not
+        # print a traceback either, nor end the command without its line
+        stop_while_loading()
 
 import errno  # noqa: E402 - after the handler above, as every import below
 import importlib  # noqa: E402

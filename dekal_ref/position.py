@@ -20,6 +20,7 @@ Ten fields separated by single spaces:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -61,12 +62,36 @@ def _cell_symbol(card: Card | None, public: bool) -> str:
 
 
 def _cards(values: tuple[int, ...]) -> str:
+    try:
+        return _remembered_cards(values)
+    except TypeError:  # cards given as a list: written out, not remembered
+        return _cards_text(values)
+
+
+def _cards_text(values: tuple[int, ...]) -> str:
     return "".join(value_symbol(v) for v in values) or "-"
 
 
+# Remembered: a pure function of a tuple of numbers, and a game writes the same pile, centre
+# and removed cards again at every position until they change.
+_remembered_cards = functools.lru_cache(maxsize=1024)(_cards_text)
+
+
 def format_grid_cells(cells: Cells, public: bool = False) -> str:
+    try:
+        return _remembered_grid(cells, public)
+    except TypeError:  # cells given as a list: written out, not remembered
+        return _grid_text(cells, public)
+
+
+def _grid_text(cells: Cells, public: bool) -> str:
     symbols = [_cell_symbol(card, public) for card in cells]
     return "/".join("".join(symbols[r * 4 : r * 4 + 4]) for r in range(4))
+
+
+# Remembered: a grid is a tuple of frozen Cards, and the seats that did not act write theirs
+# again at every position.
+_remembered_grid = functools.lru_cache(maxsize=4096)(_grid_text)
 
 
 class PositionFields(Protocol):

@@ -8,6 +8,8 @@ notation, not rules: parse_position lets the reference read and check the text, 
 
 from __future__ import annotations
 
+import functools
+
 from dekal import bits
 from dekal.state import FastState
 from dekal_ref.position import parse_position as parse_reference_position
@@ -29,8 +31,21 @@ def format_grid_word(word: int, down: int, public: bool = False) -> str:
 
 def format_position(state: FastState, public: bool = False) -> str:
     """The position as one line. public=True hides what no player may see (M3, T1)."""
+    try:
+        hash(state)
+    except TypeError:  # a state built with a list in it: written out, not remembered
+        return _position_text(state, public)
+    return _remembered_position_text(state, public)
+
+
+def _position_text(state: FastState, public: bool) -> str:
     grids = [format_grid_word(w, d, public) for w, d in zip(state.grids, state.down, strict=True)]
     return position_line(state, grids, public)
+
+
+# A FastState is a tuple of numbers, tuples and frozen Rules: equal states write the same line,
+# and a suite asks the same position again after every refused probe.
+_remembered_position_text = functools.lru_cache(maxsize=4096)(_position_text)
 
 
 def from_reference(state: GameState) -> FastState:

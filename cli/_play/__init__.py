@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -19,6 +19,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from dekal.bots.annotate import annotate
+from dekal.bots.bot import Bot
 from dekal.cli._bot_specs import checked_bot
 from dekal.cli._common import (
     EXIT_BAD_INPUT,
@@ -359,9 +360,23 @@ def play(
         raise
     except RecordNotWritten as error:
         record_lost(error, json_output)
+    finally:
+        end_programs(seated)
     view.ended(table, saved)
     if annotate_game and table.played_anything():
         annotate_table(table, view, str(saved))
+
+
+def end_programs(bots: Sequence[Bot | None]) -> None:
+    """End the bot programs (`cmd:`) of a game over, however it ended: each one's process
+    group is ended and the process reaped here (dekal.bots._process_bot). A Ctrl-C leaves
+    the command by os._exit, which runs no exit handler: without this its programs were
+    only killed by the stop's last resort, unreaped."""
+    from dekal.bots._process_bot import ProcessBot
+
+    for bot in bots:
+        if isinstance(bot, ProcessBot):
+            bot.close()
 
 
 def annotate_table(table: Table, view: View, name: str) -> None:

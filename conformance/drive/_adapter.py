@@ -18,6 +18,7 @@ FACTORY returns either such a game API or any object with `handle(request) -> re
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -110,6 +111,16 @@ def _deal_grid(text: object, seat: int) -> tuple[int, ...]:
         shown_text = shown(text) if isinstance(text, str) else describe_json(text)
         raise NotationError("deal", f"seat {seat}'s grid {shown_text} is not 4 rows of 4 cells")
     return tuple(0 if symbol == "." else parse_value(symbol, "deal") for symbol in "".join(rows))
+
+
+# Remembered: a seeded deal is a function of its three numbers alone, round r costs r
+# shuffles, and a suite asks the same few deals in many cases.
+@functools.lru_cache(maxsize=256)
+def _seeded_deal_text(seed: int, players: int, round_number: int) -> tuple[tuple[str, ...], str]:
+    """The deal of round `round_number` from `seed` as the protocol writes it: grids, pile."""
+    deal = seeded_deal(seed, players, round_number)
+    pile = "".join(value_symbol(value) for value in deal.pile) or "-"
+    return tuple(format_grid(grid) for grid in deal.grids), pile
 
 
 NOTHING_SHOWN = object()
@@ -372,9 +383,8 @@ class ProtocolAdapter:
                 f"field 'round' must be a whole number from 1 to {MAX_DEAL_ROUND}", "round"
             )
         check_players(players)
-        deal = seeded_deal(seed, players, round_number)
-        pile = "".join(value_symbol(value) for value in deal.pile) or "-"
-        return {"deal": {"grids": [format_grid(grid) for grid in deal.grids], "pile": pile}}
+        grids, pile = _seeded_deal_text(seed, players, round_number)
+        return {"deal": {"grids": list(grids), "pile": pile}}
 
     def perft(self, request: Message) -> Message:
         if "perft" not in self.features:

@@ -41,12 +41,29 @@ def visible(text: str) -> str:
 
 def cleaned(value: Any) -> Any:
     """A reply with `visible` applied to every string in it, keys included."""
+    return value if _plain(value) else _walked(value)
+
+
+def _plain(value: Any) -> bool:
+    """Nothing in `value` to clean: its strings, keys included, are printable ASCII (what
+    nearly every reply is, checked without building a copy)."""
+    kind = type(value)
+    if kind is str:
+        return value.isascii() and value.isprintable()
+    if kind is dict:
+        return all(_plain(key) and _plain(item) for key, item in value.items())
+    if kind is list or kind is tuple:
+        return all(_plain(item) for item in value)
+    return kind is int or kind is bool or kind is float or value is None
+
+
+def _walked(value: Any) -> Any:
     if isinstance(value, str):
         return visible(value)
     if isinstance(value, dict):
-        return {cleaned(key): cleaned(item) for key, item in value.items()}
+        return {_walked(key): _walked(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [cleaned(item) for item in value]
+        return [_walked(item) for item in value]
     if isinstance(value, tuple):
-        return tuple(cleaned(item) for item in value)
+        return tuple(_walked(item) for item in value)
     return value

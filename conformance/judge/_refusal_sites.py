@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import import_module
 from pathlib import Path
-from types import FrameType, ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import Any
 
 from dekal.conformance.drive import _adapter as adapter
@@ -108,12 +108,25 @@ def recording() -> Iterator[set[Site]]:
     classes: list[Any] = [IllegalAction, NotationError, adapter.BadRequest, adapter.Unsupported]
     originals = [vars(cls).get("__init__") for cls in classes]
 
+    # a whole suite constructs some 80,000 refusals: each code object's file is resolved once
+    # and each call's line read once (a code object and its offset name one call for good)
+    names: dict[str, str | None] = {}
+    lines: dict[tuple[CodeType, int], int] = {}
+
+    def name_of(filename: str) -> str | None:
+        if filename not in names:
+            names[filename] = files.get(Path(filename).resolve())
+        return names[filename]
+
     def wrap(original: Any) -> Any:
         def init(self: Any, *args: Any, **kwargs: Any) -> None:
             frame: FrameType | None = sys._getframe(1)
-            name = None if frame is None else files.get(Path(frame.f_code.co_filename).resolve())
+            name = None if frame is None else name_of(frame.f_code.co_filename)
             if frame is not None and name is not None:
-                site = sites.get((name, _call_line(frame)))
+                where = (frame.f_code, frame.f_lasti)
+                if where not in lines:
+                    lines[where] = _call_line(frame)
+                site = sites.get((name, lines[where]))
                 if site is not None:
                     reached.add(site)
             original(self, *args, **kwargs)
@@ -143,15 +156,22 @@ def _call_line(frame: FrameType) -> int:
 
 
 class DirectReference:
-    """The reference behind the protocol adapter, called directly (no thread, no JSON): the
-    cheapest engine to run a whole suite on while refusals are recorded."""
+    """The reference behind the protocol adapter, called directly (no thread, no JSON, no
+    deadline): the cheapest engine to run a whole suite on, for an engine that cannot hang.
+    `make` gives another game API built like the reference, or a protocol adapter, at each
+    start (a planted fault, an own-deal adapter)."""
 
     label = "dekal-ref (direct)"
 
-    def __init__(self) -> None:
-        import dekal_ref
+    def __init__(self, make: Callable[[], Any] | None = None) -> None:
+        self.make = make
+        if make is None:
+            import dekal_ref
 
-        self.adapter = adapter.ProtocolAdapter(dekal_ref)
+            made: Any = dekal_ref
+        else:
+            made = make()
+        self.adapter = made if hasattr(made, "handle") else adapter.ProtocolAdapter(made)
         self.info: dict[str, Any] = self.adapter.handle({"id": 0, "cmd": "hello", "protocol": 1})
         self.next_id = 0
 
@@ -160,7 +180,7 @@ class DirectReference:
         return self.adapter.handle({"id": self.next_id, **message})
 
     def restart(self) -> None:
-        self.__init__()  # type: ignore[misc]
+        self.__init__(self.make)  # type: ignore[misc]
 
     def close(self) -> None:
         pass

@@ -199,7 +199,7 @@ def play_games(
     codes = policy_codes(policies, rules.players)
     firsts = first_player_codes(rules, first_players, len(seeds))
     columns = _results(rules.players, len(seeds))
-    play_many(template_row(rules), seeds, firsts, codes, STEPS, PUSH_COUNT, *columns)
+    play_many(template_row(rules), seeds, firsts, codes, PUSH_COUNT, *columns)
     return _game_results(columns)
 
 
@@ -240,7 +240,7 @@ def rollouts(
     rules, rows, grids = _rows(states)
     codes = policy_codes(policies, rules.players)
     columns = _results(rules.players, len(states))
-    roll_many(rows, grids, seed_array, codes, STEPS, PUSH_COUNT, until == "round", *columns)
+    roll_many(rows, grids, seed_array, codes, PUSH_COUNT, until == "round", *columns)
     return _game_results(columns)
 
 
@@ -276,9 +276,7 @@ def _logged_play(
         run_row, run_grids, run_streams = row.copy(), grids.copy(), streams.copy()
         log = np.zeros((capacity, 3), np.int64)
         deck = np.empty(DECK_SIZE, np.int64)
-        logged = play_on(
-            run_grids, run_row, run_streams, codes, STEPS, PUSH_COUNT, deck, log, until_round
-        )
+        logged = play_on(run_grids, run_row, run_streams, codes, PUSH_COUNT, deck, log, until_round)
         if logged <= capacity:
             return PlayedGame(_actions(rules, log[:logged]), row_state(rules, run_row, run_grids))
         capacity = logged

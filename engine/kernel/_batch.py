@@ -23,7 +23,6 @@ def play_many(
     seeds: NDArray[np.uint64],
     first_players: NDArray[np.int64],
     policies: NDArray[np.int64],
-    steps: NDArray[np.uint64],
     push_count: NDArray[np.int64],
     scores: NDArray[np.int64],
     cards_left: NDArray[np.int64],
@@ -40,7 +39,7 @@ def play_many(
     no_log = np.empty((0, 3), np.int64)
     for k in range(len(seeds)):
         start_game(grids, row, streams, deck, seeds[k], first_players[k])
-        play_on(grids, row, streams, policies, steps, push_count, deck, no_log, False)
+        play_on(grids, row, streams, policies, push_count, deck, no_log, False)
         write_result(k, grids, row, scores, cards_left, totals, places, flags)
 
 
@@ -50,7 +49,6 @@ def roll_many(
     grids: NDArray[np.uint64],
     seeds: NDArray[np.uint64],
     policies: NDArray[np.int64],
-    steps: NDArray[np.uint64],
     push_count: NDArray[np.int64],
     until_round: bool,
     scores: NDArray[np.int64],
@@ -67,5 +65,5 @@ def roll_many(
     for k in range(len(seeds)):
         row = rows[k]
         seed_streams(streams, seeds[k], row[PLAYERS], row[ROUND])
-        play_on(grids[k], row, streams, policies, steps, push_count, deck, no_log, until_round)
+        play_on(grids[k], row, streams, policies, push_count, deck, no_log, until_round)
         write_result(k, grids[k], row, scores, cards_left, totals, places, flags)

@@ -78,9 +78,14 @@ def next_output(streams: NDArray[np.uint64], which: int) -> np.uint64:
 
 @compiled
 def scaled(output: np.uint64, k: int) -> int:
-    """Draws.below(k) of one SplitMix64 output: int(top 53 bits * 2**-53 * k), in that order."""
+    """Draws.below(k) of one SplitMix64 output: int(top 53 bits * 2**-53 * k).
+
+    One multiply where Draws.below has two: top * 2**-53 and k * 2**-53 are both exact (an
+    integer below 2**53 scaled by a power of two), so (top * 2**-53) * k and top * (k * 2**-53)
+    are the same real product rounded once, to the same double; it takes one multiply off
+    every draw's chain of latencies."""
     top = np.float64(output >> 11)  # < 2**53: converts exactly
-    return int(top * UNIT_53 * k)
+    return int(top * (k * UNIT_53))
 
 
 @compiled
@@ -165,9 +170,12 @@ def nth_cell(mask16: int, index: int) -> int:
     else it picks among the high byte's, counted from 8)."""
     low = mask16 & 0xFF
     below_ = BYTE_CELLS[low]
-    if index < below_:
-        return int(BYTE_SELECT[low, index])
-    return 8 + int(BYTE_SELECT[(mask16 >> 8) & 0xFF, index - below_])
+    # Branch-free (the index is a random draw, so a branch on it is mispredicted half the
+    # time): both reads are made in range, `high` is 0 or 1 and picks one by arithmetic.
+    high = int(index >= below_)
+    in_low = int(BYTE_SELECT[low, index & 7])  # past the low byte's count: unused
+    in_high = 8 + int(BYTE_SELECT[(mask16 >> 8) & 0xFF, (index - below_) & 7])
+    return in_low + high * (in_high - in_low)
 
 
 @compiled

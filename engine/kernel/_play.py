@@ -156,27 +156,6 @@ def first_player_by_lowest_card(row: NDArray[np.int64]) -> None:
 
 
 @compiled
-def reveal_all(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
-    """T1: every pick is turned up at once into the centre (ascending), leaving its hole."""
-    n = row[PLAYERS]
-    for seat in range(n):
-        cell = row[PICKS + seat]
-        value = cell_value(grids[seat], cell)
-        row[REVEALED + seat], row[HOLE + seat] = value, cell
-        grids[seat] = cleared(grids[seat], cell)
-        row[DOWN + seat] ^= 1 << cell  # the cell was face down: XOR turns it up
-        row[PICKS + seat] = NONE
-        k = seat  # insertion into the sorted centre[:seat]
-        while k > 0 and row[CENTRE + k - 1] > value:
-            row[CENTRE + k] = row[CENTRE + k - 1]
-            k -= 1
-        row[CENTRE + k] = value
-    row[NCENTRE], row[PHASE] = n, TAKE
-    if row[START] == NONE:
-        first_player_by_lowest_card(row)
-
-
-@compiled
 def end_turn(grids: NDArray[np.uint64], row: NDArray[np.int64]) -> None:
     """T5: the next turn; after turn 16, S1–S2 into the totals and S4's threshold test."""
     if row[TURN] < TURNS_PER_ROUND:
@@ -247,7 +226,6 @@ def play_on(
     row: NDArray[np.int64],
     streams: NDArray[np.uint64],
     policies: NDArray[np.int64],
-    steps: NDArray[np.uint64],
     push_count: NDArray[np.int64],
     deck: NDArray[np.int64],
     log: NDArray[np.int64],
@@ -274,8 +252,14 @@ def play_on(
             logged = record(log, logged, DEAL_ACTION, -1, row[ROUND])
             continue
         if phase == REVEAL:
+            # Each seat's pick and its reveal in one pass (here, not in a function of the
+            # row: a call that takes arrays costs two atomic reference counts per array, once
+            # a turn). A pick reads only its own seat's face-down cells, so turning one seat's
+            # card up before the next seat picks changes no pick, and T1's turning up "at
+            # once" is every pick revealed before anyone takes.
             for seat in range(n):
-                if row[PICKS + seat] == NONE:
+                cell = row[PICKS + seat]
+                if cell == NONE:
                     down = row[DOWN + seat]
                     if policies[seat] == RANDOM:
                         state = streams[1 + seat] + GOLDEN_GAMMA  # next_output, inline
@@ -283,11 +267,30 @@ def play_on(
                         cell = nth_cell(down, scaled(mixed(state), cell_total(down)))
                     else:
                         cell = first_cell(down)
-                    row[PICKS + seat] = cell
                     if logged < capacity:
                         log[logged, 0], log[logged, 1], log[logged, 2] = REVEAL_ACTION, seat, cell
                     logged += 1
-            reveal_all(grids, row)
+                # T1: the pick is turned up into the centre (ascending), leaving its hole;
+                # the value as int64, as the row is (numba compares int64 with uint64 as floats)
+                value = np.int64(cell_value(grids[seat], cell))
+                row[REVEALED + seat], row[HOLE + seat] = value, cell
+                grids[seat] = cleared(grids[seat], cell)
+                row[DOWN + seat] ^= 1 << cell  # the cell was face down: XOR turns it up
+                row[PICKS + seat] = NONE
+                # Insertion into the ascending centre[:seat] (empty at the reveal) without a
+                # branch on the card: with a[-1] = -inf and a[seat] = +inf, the new a[k] is
+                # min(max(a[k - 1], value), a[k]) (a[k] stays if a[k] <= value, a[k - 1]
+                # moves up if it is above value, value lands between), written top down so
+                # each step reads old cells only.
+                upper = np.int64(1 << 30)  # +inf: above every card
+                for k in range(seat, 0, -1):
+                    lower = row[CENTRE + k - 1]
+                    row[CENTRE + k] = min(max(lower, value), upper)
+                    upper = lower
+                row[CENTRE] = min(value, upper)  # a[-1] = -inf: max(a[-1], value) is value
+            row[NCENTRE], row[PHASE] = n, TAKE
+            if row[START] == NONE:
+                first_player_by_lowest_card(row)
         # T3, T4: the seats still to take this turn, clockwise from the token holder
         taken = n - row[NCENTRE] - (row[PHASE] == PUSH)
         seat = (row[START] + row[TURN] - 1 + taken) % n
@@ -307,10 +310,15 @@ def play_on(
                     state = streams[1 + seat] + GOLDEN_GAMMA
                     streams[1 + seat] = state
                     chosen = scaled(mixed(state), distinct)
-                    at = first  # the chosen-th distinct value of the ascending centre
-                    while chosen > 0:
-                        at += 1
-                        chosen -= row[at] != row[at - 1]
+                    # The chosen-th distinct value of the ascending centre is at its first
+                    # card of rank `chosen` (rank: the value changes before it), so `at` is
+                    # how many cards rank below it: a loop of fixed length, no branch on
+                    # the draw (a loop that stopped at the draw mispredicted its exit).
+                    at, rank = first, 0
+                    for k in range(first + 1, end):
+                        rank += row[k] != row[k - 1]
+                        at += rank < chosen
+                    at += chosen > 0  # the first card has rank 0 and ranks below any chosen > 0
                     card = row[at]
                 else:  # greedy's push for the card it takes comes with the take
                     distinct, shift = 0, 0  # the centre's distinct values, packed ascending
@@ -325,8 +333,11 @@ def play_on(
                 if logged < capacity:
                     log[logged, 0], log[logged, 1], log[logged, 2] = TAKE_ACTION, seat, card
                 logged += 1
-                for k in range(at, end - 1):  # T3: the card leaves, the centre stays ascending
-                    row[k] = row[k + 1]
+                # T3: the card leaves, the centre stays ascending. Every card from the first
+                # on is rewritten, those from `at` on by their successor: a loop whose length
+                # is the centre's, not the draw's, so its exit is predicted.
+                for k in range(first, end - 1):
+                    row[k] = row[k + (k >= at)]
                 row[NCENTRE] -= 1
             else:
                 card = row[HAND]
@@ -341,11 +352,20 @@ def play_on(
                 log[logged, 0], log[logged, 1] = PUSH_ACTION, seat
                 log[logged, 2] = 16 * hole + index
             logged += 1
-            grids[seat] = push_grid(grid, steps, variant, hole, index, card)
-            row[DOWN + seat] = push_face_down(down, steps, variant, hole, index)
+            # The module's STEPS as a constant, not an argument: a constant array's strides
+            # are constants, so a step's address is one lea, not three multiplies by strides
+            # read from the stack on the push's chain.
+            grids[seat] = push_grid(grid, STEPS, variant, hole, index, card)
+            row[DOWN + seat] = push_face_down(down, STEPS, variant, hole, index)
             row[HAND], row[PHASE] = 0, TAKE
             if row[NCENTRE] == 0:
-                end_turn(grids, row)
+                # T5 as end_turn does it, written out here for the 15 turns of 16 that score
+                # nothing: a call that takes arrays costs two atomic reference counts per array
+                if row[TURN] < TURNS_PER_ROUND:
+                    row[TURN] += 1
+                    row[PHASE] = REVEAL
+                else:
+                    end_turn(grids, row)
                 break
             seat = seat + 1 if seat + 1 < n else 0
 

@@ -202,7 +202,7 @@ def world_values(
                 if row[NCENTRE] == 0:
                     end_turn(grids, row)
             seed_streams(streams, seeds[j], n, row[ROUND])
-            play_on(grids, row, streams, policies, steps, push_count, deck, no_log, True)
+            play_on(grids, row, streams, policies, push_count, deck, no_log, True)
             for s in range(n):
                 points[s], left[s] = score(grids[s])
                 totals[s] = row[TOTALS + s]

@@ -3,10 +3,15 @@ no process of the command left running (its workers, a bot thinking, a prompt)."
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import select
 import signal
 import subprocess
+import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +151,166 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# --- bot programs (cmd:): a Ctrl-C ends every one, whatever the command was doing ---------
+
+
+def lingering_bot(marker: str) -> str:
+    """`cmd:` of our random bot served over pipes, in a shell that sleeps `marker` seconds
+    once the bot exits: a command that only closed the bot's pipes (the bot exits at the end
+    of its input) would leave the sleep running. Ending the program's whole group ends both."""
+    return f"cmd:sh -c '{sys.executable} -m dekal.bots.serve random; sleep {marker}'"
+
+
+def a_marker() -> str:
+    """A sleep's seconds no other run uses, to find this run's programs by command line."""
+    return f"{time.time_ns() % 10**6 + 1000}.25"
+
+
+def running_with(marker: str) -> set[int]:
+    """The living (not zombie) processes whose command line holds `marker`: this run's
+    shells, their sleeps."""
+    found = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                command = Path(f"/proc/{name}/cmdline").read_bytes()
+                state = Path(f"/proc/{name}/stat").read_bytes().rpartition(b")")[2].split()[0]
+            except OSError:
+                continue
+            if marker.encode() in command and b"pytest" not in command and state != b"Z":
+                found.add(int(name))
+    return found
+
+
+def until(ready: Callable[[], bool], process: subprocess.Popen[bytes]) -> bool:
+    """Wait for `ready` (a readiness signal of the command's own making), polled every
+    20 ms, until the command exits or BOUND seconds pass: no fixed sleep to guess."""
+    end = time.monotonic() + BOUND
+    while not ready():
+        if process.poll() is not None or time.monotonic() > end:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def line_with(process: subprocess.Popen[bytes], text: bytes) -> bool:
+    """Read the command's standard output up to a line holding `text` (False at its end or
+    after BOUND seconds): a readiness signal the command writes itself."""
+    assert process.stdout is not None
+    fd, seen, end = process.stdout.fileno(), b"", time.monotonic() + BOUND
+    while text not in seen.rpartition(b"\n")[0]:
+        if not select.select([fd], [], [], max(0.0, end - time.monotonic()))[0]:
+            return False
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return False
+        seen += chunk
+    return True
+
+
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+@pytest.fixture
+def unreaped() -> Iterator[Callable[[set[int]], set[int]]]:
+    """This test's process made the child subreaper (as `dekal` makes itself one) for the
+    test: a process the command leaves behind when it exits, killed but never waited for
+    (a zombie) or still running, is handed to the test instead of to init, at the command's
+    exit. `unreaped(seen)`: the processes of `seen` handed over so. Each is ended and
+    reaped when the test ends."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        pytest.skip("no child subreaper here (Linux's prctl)")
+    handed: set[int] = set()
+
+    def handed_over(seen: set[int]) -> set[int]:
+        handed.update(pid for pid in seen if parent_of(pid) == os.getpid())
+        return set(handed)
+
+    try:
+        yield handed_over
+    finally:
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+        for pid in handed:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+
+
+def parent_of(pid: int) -> int | None:
+    """The parent of a process, zombie or not (None once it is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_bytes().rpartition(b")")[2].split()[1])
+    except OSError:
+        return None
+
+
+def end_leftovers(pids: set[int], marker: str) -> None:
+    """After a failed check: end every program group the test's command left behind."""
+    for pid in still_alive(pids) | running_with(marker):
+        with contextlib.suppress(OSError):
+            os.killpg(os.getpgid(pid), signal.SIGKILL)
+
+
+def interrupted(process: subprocess.Popen[bytes], marker: str) -> tuple[set[int], set[int], str]:
+    """Ctrl-C as a terminal sends it (to the command's process group) once the command is
+    ready: every process below it just before, the bot programs' shells among them, and
+    what the command wrote on standard error."""
+    seen = descendants(process.pid)
+    programs = running_with(marker) & seen
+    os.killpg(process.pid, signal.SIGINT)
+    _, stderr = process.communicate(timeout=BOUND)
+    return seen, programs, stderr.decode()
+
+
+def test_ctrl_c_during_a_match_of_bot_programs_ends_and_reaps_every_program(
+    tmp_path: Path, unreaped: Callable[[set[int]], set[int]]
+) -> None:
+    marker, records = a_marker(), tmp_path / "records"
+    command = [DEKAL, "match", "--bots", f"{lingering_bot(marker)},random", "--games", "100000"]
+    process = subprocess.Popen(
+        [*command, "--seed", "1", "--records", str(records)], stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True,
+    )  # fmt: skip
+    seen: set[int] = set()
+    try:
+        # ready: a game is recorded, so the program has played and is playing the next game
+        assert until(lambda: records.is_dir() and any(records.iterdir()), process)
+        seen, programs, stderr = interrupted(process, marker)
+        assert programs, "the bot program was not found running"
+        assert process.returncode == 130
+        assert stderr.strip().splitlines() == ["error: interrupted (Ctrl-C)"]
+        assert unreaped(seen) == set()  # every one waited for by the command itself
+        assert not still_alive(seen) and not running_with(marker)
+    finally:
+        process.kill()
+        process.wait()
+        end_leftovers(seen, marker)
+
+
+def test_ctrl_c_at_a_prompt_of_play_ends_and_reaps_its_bot_program(
+    tmp_path: Path, unreaped: Callable[[set[int]], set[int]]
+) -> None:
+    marker = a_marker()
+    command = [DEKAL, "play", "--players", "2", "--bots", lingering_bot(marker), "--seat", "1"]
+    process = subprocess.Popen(
+        [*command, "--seed", "1", "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True,
+    )  # fmt: skip
+    seen: set[int] = set()
+    try:
+        # ready: seat 1's first prompt comes after seat 0 revealed, its program started,
+        # greeted and asked; then the command waits for a line of standard input
+        assert line_with(process, b'"prompt"')
+        seen, programs, stderr = interrupted(process, marker)
+        assert programs, "the bot program was not found running"
+        assert process.returncode == 130
+        assert stderr.strip().splitlines() == ["error: interrupted (Ctrl-C)"]
+        assert unreaped(seen) == set()  # every one waited for by the command itself
+        assert not still_alive(seen) and not running_with(marker)
+    finally:
+        process.kill()
+        process.wait()
+        end_leftovers(seen, marker)

@@ -202,6 +202,24 @@ def test_ctrl_c_during_a_fuzz_campaign_leaves_no_engine_behind() -> None:
                 os.killpg(os.getpgid(pid), signal.SIGKILL)
 
 
+SPRT_MATCH = ("match", "--bots", "greedy,random", "--games", "400", "--sprt", "elo0=0,elo1=200")
+
+
+@pytest.mark.deep  # the local cluster's two workers start (Dask, dekal, the kernel's cache):
+# about 5 s of CPU and 10 s of wall on a loaded machine, for a match of a second. The default
+# run plays matches on the module's cluster below (the same streamed chunks, the same merge)
+def test_a_match_on_a_local_cluster_started_for_it_is_the_match_played_here() -> None:
+    # --workers 2: the command starts its own cluster (dekal.simulation.runner), plays the
+    # SPRT match's deals there in tasks of 4 and stops at deal 8 as one process does; the
+    # deals the workers played past it are discarded, so every figure is the same
+    alone = invoke(*SPRT_MATCH, "--json")
+    on_workers = invoke(*SPRT_MATCH, "--json", "--workers", "2")
+    assert alone.exit_code == on_workers.exit_code == 0, on_workers.output
+    report = json.loads(alone.stdout)
+    assert report["sprt"]["verdict"] == "H1" and report["deals"] < 200
+    assert json.loads(on_workers.stdout) == report
+
+
 # The tests on the page's cluster come last: the module's scheduler and workers are started
 # by the first test that needs them and stopped only when the module ends (their idle
 # heartbeats cost CPU while the Ctrl-C tests above run). Each runs the command twice in this
@@ -293,7 +311,6 @@ def test_fuzz_on_a_scheduler_finds_what_one_process_finds(scheduler: str) -> Non
     ]
 
 
-SPRT_MATCH = ("match", "--bots", "greedy,random", "--games", "400", "--sprt", "elo0=0,elo1=200")
 SERVE = f"cmd:{sys.executable} -m dekal.bots.serve greedy"
 
 
@@ -308,14 +325,32 @@ def test_a_match_on_the_cluster_stops_at_the_deal_one_process_stops_at(scheduler
     assert json.loads(on_cluster.stdout) == report
 
 
+def processes_carrying(mark: str) -> list[int]:
+    """The processes whose environment holds DEKAL_TEST_RUN=`mark`: this test's own bot
+    programs, not those another test runs at the same time."""
+    wanted = f"DEKAL_TEST_RUN={mark}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environment = (entry / "environ").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if wanted in environment:
+                found.append(int(entry.name))
+    return found
+
+
 def test_a_match_of_bot_programs_on_the_cluster_is_the_match_played_here(scheduler: str) -> None:
     # 8 deals of 3 games are two tasks, one a worker: each starts its own programs
-    args = ("match", "--bots", f"{SERVE},random,greedy", "--games", "24", "--seed", "3")
+    mark = str(time.time_ns())
+    serve = f"cmd:env DEKAL_TEST_RUN={mark} {sys.executable} -m dekal.bots.serve greedy"
+    args = ("match", "--bots", f"{serve},random,greedy", "--games", "24", "--seed", "3")
     alone = invoke(*args, "--json")
     on_cluster = invoke(*args, "--json", "--scheduler", scheduler)
     assert alone.exit_code == on_cluster.exit_code == 0, on_cluster.output
     assert json.loads(on_cluster.stdout) == json.loads(alone.stdout)
-    assert processes_running("dekal.bots.serve") == []  # every worker ended its programs
+    assert processes_carrying(mark) == []  # every worker ended its programs
 
 
 def test_a_match_resumed_on_the_cluster_is_the_match_played_at_once(
@@ -339,3 +374,17 @@ def test_a_match_s_records_on_the_cluster_are_the_records_written_here(
     here = {p.name: p.read_bytes() for p in (tmp_path / "here").iterdir()}
     there = {p.name: p.read_bytes() for p in (tmp_path / "there").iterdir()}
     assert len(here) == 12 and there == here
+
+
+def test_a_three_bot_match_on_the_cluster_is_rated_as_the_match_played_here(
+    scheduler: str,
+) -> None:
+    # 3 seats: Plackett–Luce ratings from the placings, merged from 4 deals of 3 rotations
+    # (two tasks, one a worker): the ratings and their intervals are the same to the digit
+    args = ("match", "--bots", "random,greedy,random", "--games", "12", "--seed", "6", "--json")
+    alone = invoke(*args)
+    on_cluster = invoke(*args, "--scheduler", scheduler)
+    assert alone.exit_code == on_cluster.exit_code == 0, on_cluster.output
+    report = json.loads(alone.stdout)
+    assert report["games"] == 12 and len(report["bots"]) == 3
+    assert json.loads(on_cluster.stdout) == report

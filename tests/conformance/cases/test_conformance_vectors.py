@@ -57,9 +57,24 @@ def spec_rule_ids() -> list[str]:
     return RULINGS_IDS
 
 
+def inlined(node: Any, definitions: dict[str, Any]) -> Any:
+    """The schema with each `{"$ref": "#/$defs/NAME"}` replaced by its definition: the same
+    constraints (the case schema's references are plain and none is recursive), checked at
+    twice the speed, as jsonschema resolves each reference again at every use."""
+    if isinstance(node, dict):
+        reference = node.get("$ref")
+        if set(node) == {"$ref"} and str(reference).startswith("#/$defs/"):
+            return inlined(definitions[str(reference).removeprefix("#/$defs/")], definitions)
+        assert reference is None, f"a reference beside other keywords: {node}"
+        return {key: inlined(value, definitions) for key, value in node.items() if key != "$defs"}
+    if isinstance(node, list):
+        return [inlined(item, definitions) for item in node]
+    return node
+
+
 def test_every_case_validates_against_the_schema(cases: list[dict[str, object]]) -> None:
-    validator = jsonschema.Draft202012Validator(schema())
     jsonschema.Draft202012Validator.check_schema(schema())
+    validator = jsonschema.Draft202012Validator(inlined(schema(), schema().get("$defs", {})))
     bad = {
         str(c["id"]): next(iter(validator.iter_errors(c))).message
         for c in cases

@@ -24,7 +24,7 @@ from test_conformance_runner import (
 
 import dekal_ref
 from dekal.conformance.cases._vectors import load_cases
-from dekal.conformance.drive._direct_engine import DirectEngine
+from dekal.conformance.judge._refusal_sites import DirectReference
 from dekal.conformance.judge._runner import Run, run_suite
 from dekal.conformance.report._formats import rule_matrix
 from dekal_ref.notation import HOLE, SIZE, Grid, Push
@@ -285,13 +285,11 @@ FAULTS: dict[str, tuple[Callable[[], Any], str]] = {
 
 
 def judged_directly(factory: Callable[[], Any]) -> Run:
-    """The whole suite's run on the engine, driven in this thread without the JSON round
-    trip (DirectEngine, wire=False): the planted faults answer through the reference's
-    protocol adapter, whose replies are JSON values already. Who blames what does not
-    depend on the driver, which test_conformance_runner judges on its own; the worker
-    thread's hand-offs and the JSON were half of each run."""
-    with DirectEngine(factory, "planted", wire=False) as engine:
-        return run_suite(engine, CASES)
+    """The whole suite's run on the engine, its protocol adapter called in this thread
+    (DirectReference: no JSON, no worker thread, no deadline; a planted fault cannot hang).
+    Who blames what does not depend on the driver, which test_conformance_runner judges on
+    its own; the hand-offs, the JSON and the deadlines were a fifth of each run."""
+    return run_suite(DirectReference(factory), CASES)
 
 
 DEEP_FAULTS = {

@@ -14,11 +14,11 @@ import dekal_ref
 from dekal.conformance.cases._own_deal import MODE_REASON
 from dekal.conformance.cases._vectors import load_cases
 from dekal.conformance.drive._adapter import ProtocolAdapter
-from dekal.conformance.drive._direct_engine import DirectEngine
 from dekal.conformance.drive._inprocess_engine import InProcessEngine
 from dekal.conformance.drive._reachable import check_reachable
 from dekal.conformance.drive._serve import bundled_adapter, serve
 from dekal.conformance.judge._coverage import claimed_coverage, coverage_json, coverage_text
+from dekal.conformance.judge._refusal_sites import DirectReference
 from dekal.conformance.judge._runner import run_suite
 from dekal_ref.deal import SplitMix64, seeded_deal
 from dekal_ref.errors import IllegalAction
@@ -134,9 +134,9 @@ def test_an_own_deal_engine_deals_its_seeded_deals_when_sent_null() -> None:
 
 
 def test_an_own_deal_engine_with_position_runs_every_case_and_passes() -> None:
-    # driven in this thread (DirectEngine): the mode is the question, not the driver
-    with DirectEngine(lambda: bundled_adapter("ref", own_deal=True), "own-deal") as engine:
-        run = run_suite(engine, load_cases())
+    # its adapter called in this thread (DirectReference): the mode is the question, not
+    # the driver
+    run = run_suite(DirectReference(lambda: bundled_adapter("ref", own_deal=True)), load_cases())
     assert run.count("skip") == 0 and run.unexpected == []
     assert {o.status for o in run.outcomes} == {"pass"}
     # refused new rounds about the deal itself (M1, M2, M3, notation) cannot be asked of it

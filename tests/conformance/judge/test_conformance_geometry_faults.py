@@ -8,7 +8,7 @@ import pytest
 from miniatures.planted_geometry27 import FAULTS, GAMES_ONLY
 
 from dekal.conformance.cases._vectors import load_cases
-from dekal.conformance.drive._direct_engine import DirectEngine
+from dekal.conformance.judge._refusal_sites import DirectReference
 from dekal.conformance.judge._runner import Run, run_suite
 
 CASES = load_cases()
@@ -17,8 +17,7 @@ GEOMETRY_GAMES = [case for case in CASES if case["id"].startswith("game-49")]
 
 
 def judged(factory: object, cases: list[dict[str, object]]) -> Run:
-    with DirectEngine(factory, "planted", wire=False) as engine:  # type: ignore[arg-type]
-        return run_suite(engine, cases)
+    return run_suite(DirectReference(factory), cases)  # type: ignore[arg-type]
 
 
 def caught_and_blamed(fault: str, cases: list[dict[str, object]]) -> None:

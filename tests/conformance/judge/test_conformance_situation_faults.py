@@ -9,8 +9,8 @@ from miniatures.planted_issue27 import FAULTS
 
 from dekal.conformance.cases._own_deal import needs_a_deal
 from dekal.conformance.cases._vectors import load_cases
-from dekal.conformance.drive._direct_engine import DirectEngine
 from dekal.conformance.judge import _case_run
+from dekal.conformance.judge._refusal_sites import DirectReference
 from dekal.conformance.judge._runner import Run, run_suite
 
 CASES = load_cases()
@@ -42,8 +42,7 @@ def dealing_games(rule: str) -> list[dict[str, object]]:
 
 
 def judged(factory: object, cases: list[dict[str, object]]) -> Run:
-    with DirectEngine(factory, "planted", wire=False) as engine:  # type: ignore[arg-type]
-        return run_suite(engine, cases)
+    return run_suite(DirectReference(factory), cases)  # type: ignore[arg-type]
 
 
 def caught_and_blamed(fault: str, cases: list[dict[str, object]]) -> None:
