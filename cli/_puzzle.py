@@ -247,7 +247,7 @@ def puzzle(
         str | None,
         typer.Option(
             metavar="FILE",
-            help="Write the puzzle's grid as SVG to FILE (- for stdout).",
+            help="Write the puzzle's grid as SVG to FILE (- for stdout); --unknown too.",
             parser=output_file_or_stdout,
         ),
     ] = None,
@@ -275,8 +275,8 @@ def puzzle(
     if unknown:
         if number is not None:
             fail("a guarantee puzzle is chosen by --seed, not NUMBER", field="NUMBER")
-        if svg is not None:
-            fail("--svg does not draw guarantee puzzles yet", field="--svg")
+        if svg == "-" and json_output:
+            fail("--svg - and --json both write to standard output: choose one", field="--svg")
         rule = (variant or "slide").strip().lower()
         if rule not in ("slide", "eject"):
             fail(f"{shown(variant or '')} is not a push variant: slide or eject", field="--variant")
@@ -288,6 +288,8 @@ def puzzle(
             answer=answer,
             solution=solution,
             json_output=json_output,
+            svg=svg,
+            quiet=quiet,
         )
         return
     if svg == "-" and json_output:

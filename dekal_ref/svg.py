@@ -564,4 +564,37 @@ def strategy_svg(
     return _svg(width, y + MARGIN, f"strategy {notation}", body)
 
 
+def guarantee_svg(
+    grid: Sequence[int | None], *, heading: str, lines: Sequence[str], question: str, notation: str
+) -> str:
+    """A guarantee puzzle as the player meets it: the grid (`None` for a face-down card whose
+    value nobody knows, drawn `?`, none picked: the answer is the player's to find), what the
+    player is told (`lines`, one each) and the question (the text of `<text
+    class="target">`). dekal_ref knows nothing of puzzles: the caller words them; the
+    picture is titled `guarantee` and the grid's `notation` (`?` for the face-down cards).
+    """
+    looks = [
+        CardLook(cell, None, FACE_DOWN) if value is None else CardLook(cell, value, FACE_UP)
+        for cell, value in enumerate(grid)
+    ]
+    body = [_text(MARGIN, MARGIN + 14, heading, size=14)]
+    body[-1].set("font-weight", "bold")
+    y = MARGIN + LINE + 4
+    body.append(_grid(looks, MARGIN, y, notation))
+    y += GRID_SIZE + 10
+    for line in lines:
+        body.append(_text(MARGIN, y + 14, line, size=13))
+        y += LINE - 2
+    target = _text(MARGIN, y + 14, question, size=13)
+    target.set("class", "target")
+    target.set("font-weight", "bold")
+    body.append(target)
+    y += LINE
+    width = max(
+        GRID_SIZE + 2 * MARGIN,
+        MARGIN + 8 * max([len(heading), len(question), *(len(line) for line in lines)]),
+    )
+    return _svg(width, y + MARGIN, f"guarantee {notation}", body)
+
+
 GameState._repr_svg_ = position_svg  # a notebook draws a state (GameState._repr_svg_)

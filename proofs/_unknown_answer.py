@@ -18,8 +18,9 @@ from typing import Any
 
 from dekal import bits, tables
 from dekal.proofs._answer import Progress, quiet
+from dekal.proofs._unknown_deals import KnownOptima
 from dekal.proofs._unknown_greedy import StrategyValues, greedy_values
-from dekal.proofs._unknown_perfect import MOST_CARDS, KnownOptima, known_optima
+from dekal.proofs._unknown_perfect import MOST_CARDS, known_optima
 from dekal.proofs._unknown_position import VALUES, UnknownPosition
 from dekal.proofs._unknown_race import race_guaranteed
 from dekal.proofs._unknown_search import Exact, FirstStep, OutOfTime, solve

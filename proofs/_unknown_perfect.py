@@ -15,13 +15,12 @@ ordered deals (U6).
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass
 from fractions import Fraction
 
 from dekal import bits, tables
 from dekal.extras import available
-from dekal.proofs._unknown_position import VALUES, UnknownPosition
+from dekal.proofs._unknown_deals import KnownOptima, deals
+from dekal.proofs._unknown_position import UnknownPosition
 from dekal.proofs._unknown_search import OutOfTime, falling
 from dekal.proofs.limits import Deadline
 
@@ -31,6 +30,11 @@ face-down card of the start ends in each cell, 0 for the others)."""
 MOST_CARDS = 15
 """Card numbers are nibbles 1..15: a position with 16 unknown cells has no layout word."""
 CHUNK = 1 << 18  # deals × layouts scored per array operation
+COMPILED_FROM = 3
+"""Unknown cells from which the known-values optima run compiled: below, Python is done
+before numba would have loaded."""
+COMPILED_MOST = 7
+"""The kernel's layout words carry a face-down flag beside card numbers 1..7."""
 ARRAYS_FROM = 20_000
 """Deals × layouts from which the scoring goes on arrays: below, Python is done before NumPy
 and the batch kernels would have loaded."""
@@ -70,40 +74,25 @@ def layouts(position: UnknownPosition, deadline: Deadline | None = None) -> list
     return sorted((face_word, number_word) for face_word, number_word, _ in level)
 
 
-def deals(position: UnknownPosition) -> list[tuple[tuple[int, ...], int]]:
-    """Every ordered deal of unseen values onto the k face-down cards with its weight, the
-    number of ways to draw it (U2): the weights add up to falling(N, k)."""
-    values = [v for v in VALUES if position.unseen[v - 1] > 0]
-    out: list[tuple[tuple[int, ...], int]] = []
-    for deal in itertools.product(values, repeat=len(position.face_down)):
-        weight, used = 1, [0] * 11
-        for value in deal:
-            weight *= position.unseen[value - 1] - used[value]
-            used[value] += 1
-        if weight > 0:
-            out.append((deal, weight))
-    return out
-
-
-@dataclass(frozen=True)
-class KnownOptima:
-    """The best score of every deal when it is known in advance, summed up: the mean (U9's
-    value, a lower bound on `expected`, U10) and the worst (a lower bound on `guaranteed`:
-    whatever strategy is played, the deal with the highest known-values optimum scores at
-    least that under it, so min over strategies of max over deals ≥ max over deals of min
-    over lines of play)."""
-
-    mean: Fraction
-    worst: int
-
-
-def perfect_information(position: UnknownPosition, *, deadline: Deadline | None = None) -> Fraction:
+def perfect_information(
+    position: UnknownPosition, *, deadline: Deadline | None = None, compiled: bool | None = None
+) -> Fraction:
     """U9's value, exact (OutOfTime if the deadline passes first)."""
-    return known_optima(position, deadline=deadline).mean
+    return known_optima(position, deadline=deadline, compiled=compiled).mean
 
 
-def known_optima(position: UnknownPosition, *, deadline: Deadline | None = None) -> KnownOptima:
-    """The mean and the worst of the deals' known-values optima (OutOfTime past the deadline)."""
+def known_optima(
+    position: UnknownPosition, *, deadline: Deadline | None = None, compiled: bool | None = None
+) -> KnownOptima:
+    """The mean and the worst of the deals' known-values optima (OutOfTime past the deadline).
+    `compiled`: on the numba kernel (`_unknown_perfect_kernel`; None: from COMPILED_FROM
+    unknown cells when numba is installed)."""
+    if compiled is None:
+        compiled = COMPILED_FROM <= len(position.face_down) <= COMPILED_MOST and available("numba")
+    if compiled:
+        from dekal.proofs._unknown_perfect_compiled import compiled_optima
+
+        return compiled_optima(position, deadline or Deadline(3600.0 * 24))
     found = layouts(position, deadline)
     dealt = deals(position)
     k = len(position.face_down)

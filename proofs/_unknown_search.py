@@ -153,6 +153,29 @@ class _Game:
         self.guaranteed_memo[key] = best
         return best
 
+    def guaranteed_below(self, grid: int, down: int, high: int) -> int:
+        """guaranteed(s) when it is below `high`; else some number ≥ high (fail-soft). This
+        exhaustive search is always exact; the compiled one searches the window (−1, high)."""
+        del high
+        return self.guaranteed(grid, down)
+
+    def guaranteed_reaches(self, grid: int, down: int, cell: int, bound: int) -> bool:
+        """Is max over values of min over pushes, after revealing `cell`, ≤ `bound`? Each
+        value needs one push whose guarantee is ≤ bound: a child is searched only as far as
+        that (below bound + 1), and the values stop at the first one without such a push."""
+        for value in self.values():
+            self.counts[value - 1] -= 1
+            try:
+                reached = any(
+                    self.guaranteed_below(child, child_down, bound + 1) <= bound
+                    for child, child_down in self.children(grid, down, cell, value)
+                )
+            finally:
+                self.counts[value - 1] += 1
+            if not reached:
+                return False
+        return True
+
     def guaranteed_after(self, grid: int, down: int, cell: int, best: int) -> int:
         """max over values of min over pushes, after revealing `cell`; with G1 on, any
         number ≥ `best` once it is known to be ≥ best."""
@@ -258,7 +281,8 @@ class CompiledGame(_Game):
             state = self.np.array([0, self.budget, 0, int(self.prune)], dtype=self.np.int64)
             began = time.perf_counter()
             far = self.kernel.FAR
-            window = (-1, far) if which == "guaranteed" else (far if high is None else high,)
+            ceiling = far if high is None else high
+            window = (-1, ceiling) if which == "guaranteed" else (ceiling,)
             found = function(
                 word,
                 counts,
@@ -278,6 +302,9 @@ class CompiledGame(_Game):
 
     def guaranteed(self, grid: int, down: int) -> int:
         return self._run("guaranteed", grid, None)
+
+    def guaranteed_below(self, grid: int, down: int, high: int) -> int:
+        return self._run("guaranteed", grid, high)
 
     def expected(self, grid: int, down: int, high: int | None = None) -> int:
         return self._run("expected", grid, high)
@@ -372,21 +399,24 @@ def _first(game: _Game, optimum: int, *, scaled: bool) -> FirstStep:
     children_scale = falling(position.unseen_total - 1, len(position.face_down) - 1)
     for cell in _cells(down):
         if scaled:  # a reveal's sum at or above optimum + 1 is not the optimum (E1)
-            value_here = game.expected_after(grid, down, cell, optimum + 1)
-        else:
-            saved, game.prune = game.prune, False
-            value_here = game.guaranteed_after(grid, down, cell, 1 << 30)
-            game.prune = saved
-        if value_here != optimum:
-            continue
+            if game.expected_after(grid, down, cell, optimum + 1) != optimum:
+                continue
+        elif not game.guaranteed_reaches(grid, down, cell, optimum):
+            continue  # no reveal guarantees less than the optimum: ≤ it is = it
         table: list[tuple[int, Push, Fraction]] = []
         for value in game.values():
             game.counts[value - 1] -= 1
             after: list[int] = []
             for c, d in game.children(grid, down, cell, value):
-                # a child at or above the least so far + 1 is not the first best push
-                high = min(after) + 1 if after else None
-                after.append(game.expected(c, d, high) if scaled else game.guaranteed(c, d))
+                # a child at or above the least so far is not the first best push: searched
+                # below it, its value is exact when it is less (fail-soft, G3 and E2)
+                if scaled:
+                    high = min(after) + 1 if after else None
+                    after.append(game.expected(c, d, high))
+                elif after:
+                    after.append(game.guaranteed_below(c, d, min(after)))
+                else:
+                    after.append(game.guaranteed(c, d))
             game.counts[value - 1] += 1
             index = after.index(min(after))
             push = game.legal[cell][index][0]

@@ -88,3 +88,53 @@ def test_the_last_cells_least_points_are_the_plain_scoring_S1_S2(
         for _, step in tables.LEGAL[position.variant][position.face_down[0]]
     )
     assert int(least[value - 1]) == plain
+
+
+@FEW
+@given(
+    positions(most_unknown=2).filter(lambda p: len(p.face_down) == 2),
+    st.sampled_from(VALUES),
+    st.sampled_from(VALUES),
+)
+def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
+    position: UnknownPosition, first: int, second: int
+) -> None:
+    """`two_terms` and `two_least` (each pair of pushes scored once with marks, the values'
+    terms added after, v = w corrected) against pushing and scoring every grid, and the
+    bounds E3 sums ahead (floors, starts + seconds_least) below every grid's points."""
+    from dekal import bits, tables
+    from dekal.kernel import _tables as kernel_tables
+    from dekal.proofs import _unknown_kernel as kernel
+
+    grid = bits.pack(position.grid)
+    legal = tables.LEGAL[position.variant]
+    terms = np.empty((16, 16, kernel.TERMS), dtype=np.int64)
+    floors = np.empty(11, dtype=np.int64)
+    starts = np.empty(11, dtype=np.int64)
+    seconds_least = np.empty((16, 11), dtype=np.int64)
+    least = np.empty(10, dtype=np.int64)
+    for cell in position.face_down:
+        count = kernel.two_terms(
+            np.uint64(grid),
+            cell,
+            kernel_tables.STEPS,
+            kernel_tables.PUSH_COUNT,
+            kernel_tables.VARIANT_CODE[position.variant],
+            terms,
+            floors,
+            starts,
+            seconds_least,
+        )
+        assert count == len(legal[cell])
+        for index, (_, step) in enumerate(legal[cell]):
+            child = bits.push_grid(grid, step, first)
+            other = next(c for c in range(16) if (child >> (4 * c)) & 0xF == 0)
+            plain = min(
+                int(bits.score_points(bits.push_grid(child, last, second)))
+                for _, last in legal[other]
+            )
+            kernel.two_least(terms, index, first, least)
+            assert int(least[second - 1]) == plain
+            # E3's bounds: below every pair's points, whatever the pushes
+            assert 0 <= int(floors[first]) <= plain
+            assert int(starts[first]) + int(seconds_least[index, second]) <= plain

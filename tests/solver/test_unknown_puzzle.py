@@ -4,6 +4,8 @@ seed gives the same puzzle; `dekal puzzle --unknown` shows it and checks a revea
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from xml.etree import ElementTree as ET
 
 import unknown_brute as brute
 from typer.testing import CliRunner, Result
@@ -13,9 +15,11 @@ from dekal.proofs._unknown_position import UNKNOWN
 from dekal.proofs._unknown_puzzle import guarantee_puzzle
 from dekal_ref.notation import cell_name
 from dekal_ref.push import legal_pushes, push_card
+from dekal_ref.svg import SVG_NAMESPACE
 
 SEED = 2  # its first draw has two unknown cells: the brute force is quick
 runner = CliRunner()
+NS = {"svg": SVG_NAMESPACE}
 
 
 def dekal(*args: str) -> Result:
@@ -96,3 +100,28 @@ def test_an_eject_puzzle_is_answered_with_its_variant_in_the_hint() -> None:
     result = dekal("puzzle", "--unknown", "--seed", "5", "--variant", "eject")
     assert result.exit_code == 0, result.output
     assert "--seed 5 --variant eject --answer CELL" in result.stdout
+
+
+def test_svg_draws_the_grid_with_its_unknown_cards_and_keeps_the_answer_hidden_M3(
+    tmp_path: Path,
+) -> None:
+    found = guarantee_puzzle(SEED)
+    target = tmp_path / "guarantee.svg"
+    result = dekal("puzzle", "--unknown", "--seed", str(SEED), "--svg", str(target), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["svg"] == str(target)
+    picture = ET.fromstring(target.read_text(encoding="utf-8"))
+    cards = picture.findall(".//svg:g[@class='card']", NS)
+    down = [c for c in cards if c.get("data-state") == "face-down"]
+    assert [c.get("data-cell") for c in down] == [cell_name(c) for c in found.position.face_down]
+    assert all(c.get("data-value") is None and c.get("data-picked") is None for c in down)
+    question = picture.find(".//svg:text[@class='target']", NS)
+    assert question is not None and f"guarantee {found.best.guaranteed} points" in (
+        question.text or ""
+    )
+
+
+def test_svg_to_standard_output_with_json_is_refused_naming_the_field() -> None:
+    result = dekal("puzzle", "--unknown", "--seed", str(SEED), "--svg", "-", "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["field"] == "--svg"

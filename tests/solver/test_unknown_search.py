@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from dekal.proofs import search
 from dekal.proofs._unknown_answer import answer
+from dekal.proofs._unknown_deals import deals
 from dekal.proofs._unknown_greedy import greedy_values
-from dekal.proofs._unknown_perfect import deals, layouts, perfect_information
+from dekal.proofs._unknown_perfect import layouts, perfect_information
 from dekal.proofs._unknown_position import (
     UNKNOWN,
     UnknownPosition,

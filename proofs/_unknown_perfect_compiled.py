@@ -1,0 +1,130 @@
+"""U9's known-values optima on the compiled kernel (`proofs._unknown_perfect_kernel`): the
+same layouts and deals as `proofs._unknown_perfect`, with two savings that change no value.
+
+* The layouts are enumerated level by level on arrays, equal states merged by a sort.
+* A deal is *reduced* before it is scored: a card whose value no face-up card holds and no
+  other card of the deal holds can never be cancelled nor cancel (S1 needs an equal
+  neighbour), so it scores exactly its value in every layout; it is replaced by a marker
+  (11..15, one per such card: unique, so never equal to anything) and its value added back
+  after. Deals equal once reduced are scored once (pinned to the Python path by
+  tests/solver/test_unknown_perfect_compiled.py).
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from dekal import bits
+from dekal.extras import needed
+from dekal.proofs._unknown_deals import KnownOptima, deals
+from dekal.proofs._unknown_position import UNKNOWN, UnknownPosition
+from dekal.proofs._unknown_search import OutOfTime, falling
+from dekal.proofs.limits import Deadline
+
+with needed("the compiled perfect-information figure of --unknown"):
+    import numpy as np
+    from numpy.typing import NDArray
+
+MARKS = (11, 12, 13, 14, 15)
+"""Nibbles no card holds: the reduced deal's stand-ins for cards that can meet no equal."""
+MOST_STATES = 50_000_000
+"""States one level may be expanded into (16 bytes each): past it the layouts are out of
+reach (a level cannot be cut short once started), reported as OutOfTime, before the memory
+is asked for."""
+SLICE_SECONDS = 0.05  # the deadline is read between slices of deals this long
+FIRST_SLICE = 16
+
+
+def compiled_layouts(
+    position: UnknownPosition, deadline: Deadline
+) -> tuple[NDArray[np.uint64], NDArray[np.uint64]]:
+    """The distinct layouts' face words and number words (U9), as uint64 arrays."""
+    from dekal.kernel import _tables as kernel_tables
+    from dekal.proofs import _unknown_perfect_kernel as kernel
+
+    down = position.face_down
+    if len(down) > kernel.MOST_CARDS:
+        raise ValueError(f"at most {kernel.MOST_CARDS} unknown cells for the compiled layouts")
+    faces = np.array([bits.pack(position.grid)], dtype=np.uint64)
+    numbers = np.array(
+        [bits.pack([down.index(c) + 1 + kernel.DOWN_FLAG if c in down else 0 for c in range(16)])],
+        dtype=np.uint64,
+    )
+    variant = kernel_tables.VARIANT_CODE[position.variant]
+    for left in range(len(down), 0, -1):
+        if deadline.expired():
+            raise OutOfTime
+        room = len(faces) * left * 16
+        if room > MOST_STATES:
+            raise OutOfTime
+        out_faces = np.empty(room, dtype=np.uint64)
+        out_numbers = np.empty(room, dtype=np.uint64)
+        written = kernel.expand(
+            faces,
+            numbers,
+            kernel_tables.STEPS,
+            kernel_tables.PUSH_COUNT,
+            variant,
+            out_faces,
+            out_numbers,
+        )
+        pairs = np.empty(written, dtype=[("face", "<u8"), ("number", "<u8")])
+        pairs["face"], pairs["number"] = out_faces[:written], out_numbers[:written]
+        merged = np.unique(pairs)  # one state per distinct pair of words
+        faces, numbers = merged["face"].copy(), merged["number"].copy()
+    return faces, numbers
+
+
+def reduced(position: UnknownPosition) -> tuple[list[tuple[int, ...]], list[tuple[int, int, int]]]:
+    """The distinct reduced deals, and per ordered deal (index of its reduced deal, the
+    values its markers stand for, its weight)."""
+    face_up = {v for v in position.grid if v != UNKNOWN}
+    index: dict[tuple[int, ...], int] = {}
+    rows: list[tuple[int, int, int]] = []
+    for deal, weight in deals(position):
+        marks, extra, out = iter(MARKS), 0, []
+        for value in deal:
+            lone = value not in face_up and deal.count(value) == 1
+            mark = next(marks, None) if lone else None
+            if mark is None:
+                out.append(value)
+            else:
+                out.append(mark)
+                extra += value
+        key = tuple(out)
+        rows.append((index.setdefault(key, len(index)), extra, weight))
+    return list(index), rows
+
+
+def compiled_optima(position: UnknownPosition, deadline: Deadline) -> KnownOptima:
+    """`_unknown_perfect.known_optima` on the kernel (OutOfTime past the deadline)."""
+    from dekal.proofs import _unknown_perfect_kernel as kernel
+
+    faces, numbers = compiled_layouts(position, deadline)
+    k = len(position.face_down)
+    fixed, shifts = kernel.fixed_and_shifts(faces, numbers, k)
+    order = np.argsort(fixed, kind="stable")  # the scan stops at the first fixed ≥ best
+    faces, shifts, fixed = faces[order], shifts[order], fixed[order]
+    keys, rows = reduced(position)
+    table = np.array(keys, dtype=np.int64).reshape(len(keys), k)
+    marks = np.where(table > 10, table, 0).sum(axis=1).astype(np.int64)
+    least = np.empty(len(keys), dtype=np.int64)
+    start, size = 0, FIRST_SLICE
+    while start < len(keys):
+        if deadline.expired():
+            raise OutOfTime
+        began = time.perf_counter()
+        stop = min(len(keys), start + size)
+        least[start:stop] = kernel.least_scores(
+            faces, shifts, fixed, table[start:stop], marks[start:stop]
+        )
+        took = time.perf_counter() - began
+        start = stop
+        size = max(FIRST_SLICE, int(min(size * 4, size * SLICE_SECONDS / max(took, 1e-6))))
+    total, worst = 0, 0
+    for which, extra, weight in rows:
+        best = int(least[which]) + extra
+        total += best * weight
+        worst = max(worst, best)
+    return KnownOptima(Fraction(total, falling(position.unseen_total, k)), worst)
