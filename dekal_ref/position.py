@@ -188,7 +188,7 @@ def seat_grids(grids_field: str, what: str) -> list[str]:
 
 
 @dataclass(frozen=True)
-class _CountUnread(Rules):
+class _CountNotJudged(Rules):
     """The rules of a position whose count of grids is not judged yet: a position is read
     whole, every field as notation, before the count is held to 2–6 (M2), in the order of
     spec/protocol.md ("`new_game` from a position"). Only parse_position builds one, and it
@@ -212,7 +212,7 @@ def read_shared_fields(
         raise NotationError(
             "rules", f"{shown(rules_f)}: write push/first/threshold, like slide/lowest/single"
         )
-    rules = (_CountUnread if count_later else Rules)(
+    rules = (_CountNotJudged if count_later else Rules)(
         players=players,
         push=parse_variant(parts[0], "rules"),
         first=parse_first_rule(parts[1], "rules"),
