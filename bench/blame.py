@@ -1,13 +1,15 @@
 """Blame: is a fault planted in one rule blamed on that rule only? (issue 18, part 2)
 
 Every single-rule fault of the test suite is judged by the whole conformance suite: the
-misreadings of tests/miniatures/misreadings.py (each served as its own engine process, so that the
-judge in this process, whose reference plays alongside, is not misread too) and the broken engines
-of tests/conformance/judge/test_conformance_blame.py (judged in-process, they wrap the reference
-without touching it). For each fault: the rules its failures are blamed on; the figure is the share
-of caught faults whose failures are all blamed on the rule they break.
+misreadings of tests/miniatures/misreadings.py and misreadings_issue18.py (each served as its own
+engine process, so that the judge in this process, whose reference plays alongside, is not misread
+too) and the broken engines of tests/conformance/judge/test_conformance_blame.py and of issue 27,
+tests/miniatures/planted_issue27.py (situations) and planted_geometry27.py (the grid's geometry),
+judged in-process: they wrap the reference without touching it. For each fault: the rules its
+failures are blamed on; the figure is the share of caught faults whose failures are all blamed
+on the rule they break.
 
-    python bench/blame.py                      # every fault (minutes: the suite, 50 times)
+    python bench/blame.py                      # every fault (the suite 86 times: most of an hour)
     python bench/blame.py tie token            # only the faults whose name holds a word
     python bench/blame.py --json
 """
@@ -29,6 +31,7 @@ def serve_misreading(name: str) -> None:
     import pytest
 
     sys.path.insert(0, str(TESTS))
+    from miniatures import misreadings_issue18  # noqa: F401  (registers issue 18's misreadings)
     from miniatures.misreadings import MISREADINGS
 
     from dekal.conformance.serve import main
@@ -51,7 +54,9 @@ def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
     sys.path.insert(0, str(TESTS))
     sys.path.insert(0, str(TESTS / "conformance" / "judge"))  # the house moved the tests there
     import test_conformance_blame
+    from miniatures import misreadings_issue18  # noqa: F401  (registers issue 18's misreadings)
     from miniatures.misreadings import MISREADINGS
+    from miniatures.planted_geometry27 import FAULTS as GEOMETRY_FAULTS
     from miniatures.planted_issue27 import FAULTS as SITUATION_FAULTS
 
     from dekal.conformance.drive._direct_engine import DirectEngine
@@ -62,7 +67,7 @@ def faults(words: list[str], seconds: float) -> list[tuple[str, str, Any]]:
         name = f"{misread.rule}-{misread.name}"
         command = f"{sys.executable} {Path(__file__).resolve()} --serve {name}"
         found.append((name, misread.rule, lambda c=command: SubprocessEngine(c, timeout=seconds)))
-    planted = {**test_conformance_blame.FAULTS, **SITUATION_FAULTS}  # issue 27's too
+    planted = {**test_conformance_blame.FAULTS, **SITUATION_FAULTS, **GEOMETRY_FAULTS}  # issue 27's
     for title, (factory, rule) in planted.items():
         found.append(
             (f"{rule}-{title}", rule, lambda f=factory, t=title: DirectEngine(f, t, seconds))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from dekal_ref.errors import NotationError
@@ -212,16 +212,32 @@ def seat_grids(grids_field: str, what: str) -> list[str]:
     return seats
 
 
-def read_shared_fields(fields: Sequence[str], players: int) -> SharedFields:
+@dataclass(frozen=True)
+class _CountNotJudged(Rules):
+    """The rules of a position whose count of grids is not judged yet: a position is read
+    whole, every field as notation, before the count is held to 2–6 (M2), in the order of
+    spec/protocol.md ("`new_game` from a position"). Only parse_position builds one, and it
+    never returns it."""
+
+    def __post_init__(self) -> None:
+        # every check of Rules but the player count's: the variant, the first rule, the threshold
+        Rules(players=2, push=self.push, first=self.first, threshold=self.threshold)
+
+
+def read_shared_fields(
+    fields: Sequence[str], players: int, *, count_later: bool = False
+) -> SharedFields:
     """Read the shared fields of a position or public view already cut into its ten fields,
-    for `players` seats (the number of grids). Raises NotationError naming the field."""
+    for `players` seats (the number of grids). Raises NotationError naming the field; the
+    count of seats is M2 here, or, with `count_later`, left for the caller to judge after
+    every field has been read (`Rules.players` may then be outside 2–6)."""
     rules_f, clock_f, phase_f, start_f, _, _, centre_f, _, removed_f, totals_f = fields
     parts = rules_f.split("/")
     if len(parts) != 3:
         raise NotationError(
             "rules", f"{shown(rules_f)}: write push/first/threshold, like slide/lowest/single"
         )
-    rules = Rules(
+    rules = (_CountNotJudged if count_later else Rules)(
         players=players,
         push=parse_variant(parts[0], "rules"),
         first=parse_first_rule(parts[1], "rules"),
@@ -252,7 +268,9 @@ def read_shared_fields(fields: Sequence[str], players: int) -> SharedFields:
 
 
 def parse_position(text: str) -> GameState:
-    """Read a full position (not a public view). Raises NotationError naming the field."""
+    """Read a full position (not a public view). Raises NotationError naming the field, and
+    only then IllegalAction M2 for a count of grids outside 2–6 (spec/protocol.md: notation
+    first)."""
     fields = text.split()
     names = POSITION_FIELDS
     if len(fields) != len(names):
@@ -262,7 +280,7 @@ def parse_position(text: str) -> GameState:
     grids = tuple(
         _parse_cells(g, seat) for seat, g in enumerate(seat_grids(fields[4], "a position"))
     )
-    shared = read_shared_fields(fields, len(grids))
+    shared = read_shared_fields(fields, len(grids), count_later=True)
     picks_f, pile_f = fields[5], fields[7]
     picks = tuple(None if p == "-" else parse_cell(p) for p in picks_f.split(",", SEAT_MAX + 1))
     if len(picks) != len(grids):
@@ -291,4 +309,5 @@ def parse_position(text: str) -> GameState:
             "position",
             f"{shown(text)} is not in canonical form (it reads as {shown(canonical, 400)})",
         )
-    return state
+    rules = state.rules  # read whole: only now is the count of grids held to 2–6 (M2)
+    return replace(state, rules=Rules(rules.players, rules.push, rules.first, rules.threshold))

@@ -13,7 +13,9 @@ The table, in words:
   (reveal T1, take T3, push P1/P2, new_round M5); a notation refusal: B1; a refusal that
   names no rule: the rule of the request's subject (`blame_subject`); a reachable take- or
   push-phase position refused: T3 or T5, from the seats the engine reads as the taker there
-  and one take earlier (`blame_refused_taker`);
+  and one take earlier (`blame_refused_taker`); a finished single round refused with S2 (its
+  totals are not the points): S1 or S2, from the engine's own `score` of each seat's grid
+  (`_score_reading.blame_refused_totals`);
 * a position changed by a refused action: B1;
 * the public view alone: M3 (nobody sees a face-down card or a pick);
 * a field of the position after an accepted step: the rule the reference applied to write

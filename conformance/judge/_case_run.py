@@ -57,6 +57,7 @@ from dekal.conformance.judge._compare import (
 from dekal.conformance.judge._own_deal_check import deal_fault
 from dekal.conformance.judge._play_on import ON_OWN_DEAL, planned_actions, played_on
 from dekal.conformance.judge._position_rules import blame_position_refusal
+from dekal.conformance.judge._score_reading import blame_scored_totals, scored_single_round
 from dekal.conformance.judge._taker_reading import (
     before_the_take,
     blame_refused_taker,
@@ -276,6 +277,10 @@ class CaseRun:
                 position = str(self.setup["position"])
                 if position_fields(position).get("phase", "")[:5] in ("take@", "push@"):
                     blame = self.blame_taker(position)
+            if "position" in self.setup and blame.rule == "S2":
+                position = str(self.setup["position"])
+                if scored_single_round(position):  # cancelled (S1) or counted (S2) otherwise
+                    blame = blame_scored_totals(position, self.ask)
             raise diverge(0, set_up_words(self.setup), what, blame)
 
     def blame_taker(self, position: str) -> Blame:

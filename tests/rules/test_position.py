@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from dekal_ref import actions, game
 from dekal_ref.deal import seeded_deal
-from dekal_ref.errors import NotationError
+from dekal_ref.errors import IllegalAction, NotationError
 from dekal_ref.position import format_position, parse_position
 from dekal_ref.state import GameState, Phase, Rules
 
@@ -69,3 +69,24 @@ def test_a_position_with_missing_fields_names_the_problem() -> None:
     with pytest.raises(NotationError) as caught:
         parse_position("slide/lowest/single 1.1 reveal")
     assert caught.value.field == "position"
+
+
+def _seven_grids(picks: str, totals: str) -> str:
+    """A fresh 2-seat position with seat 0's grid written for seven seats."""
+    fields = format_position(game.new_game(Rules(players=2), seeded_deal(7, 2))).split(" ")
+    fields[4] = "|".join([fields[4].split("|")[0]] * 7)
+    fields[5], fields[9] = picks, totals
+    return " ".join(fields)
+
+
+def test_every_field_is_read_before_the_count_of_grids_is_judged() -> None:
+    """spec/protocol.md, "`new_game` from a position": notation first, then M2."""
+    with pytest.raises(NotationError) as caught:
+        parse_position(_seven_grids("-,-", "0,0,0,0,0,0,0"))
+    assert caught.value.field == "picks"
+
+
+def test_seven_grids_that_read_are_refused_with_m2() -> None:
+    with pytest.raises(IllegalAction) as caught:
+        parse_position(_seven_grids(",".join("-" * 7), ",".join("0" * 7)))
+    assert caught.value.rule == "M2"

@@ -60,7 +60,10 @@ function parse(text) {
     throw notation('rules', `"${rulesF}": write push/first/threshold`);
   }
   const threshold = length === 'single' ? null : whole(length, 'rules');
-  const grids = gridsF.split('|').map(grid);
+  const seatTexts = gridsF.split('|');
+  // notation's bound (spec/notation.md, "Bounds"): seats 0-99, so 100 grids at most
+  if (seatTexts.length > 100) throw notation('grids', 'more than 100 grids: one per seat');
+  const grids = seatTexts.map(grid);
   const players = grids.length;
   const clock = /^([0-9]+)\.([0-9]+)$/.exec(clockF);
   if (!clock) throw notation('round.turn', `"${clockF}" is not ROUND.TURN`);
