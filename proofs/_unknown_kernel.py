@@ -199,6 +199,7 @@ def two_terms(
     floors: NDArray[np.int64],
     starts: NDArray[np.int64],
     seconds_least: NDArray[np.int64],
+    push_starts: NDArray[np.int64],
 ) -> int:
     """Two `?` left, `cell` revealed first: for each push p of its card and q of the other's,
     the final points as a function of the two values v and w (U3, S1, S2):
@@ -218,7 +219,8 @@ def two_terms(
     least term, or the v = w points where less); starts[v] = min over p, q of
     terms[p, q, 0] + terms[p, q, v], seconds_least[p, w] = min over q of B(w) and of the
     w = v points less that start (so points(v, w) ≥ starts[v] + seconds_least[p, w] for
-    every q and w, v = w included). Pinned to pushing and scoring every grid by
+    every q and w, v = w included); push_starts[p, v] = min over q of terms[p, q, 0] +
+    terms[p, q, v] (≥ starts[v]: the same bound push by push, E4). Pinned to pushing and scoring every grid by
     tests/solver/test_unknown_kernel.py."""
     changes_a = np.empty(11, dtype=np.int64)
     changes_b = np.empty(11, dtype=np.int64)
@@ -229,6 +231,7 @@ def two_terms(
     for index in range(count):
         for value in range(11):
             seconds_least[index, value] = FAR
+            push_starts[index, value] = FAR
         first = push_grid(grid, steps, variant, cell, index, MARK_A)
         other = int(BIT_INDEX[(equal_cells(first, 0) * DE_BRUIJN) >> np.uint64(58)]) >> 2
         seconds = pushes[variant, other]
@@ -276,6 +279,8 @@ def two_terms(
                 meet = terms[index, second, 20 + value]
                 if start < starts[value]:
                     starts[value] = start
+                if start < push_starts[index, value]:
+                    push_starts[index, value] = start
                 second_term = min(changes_b[value], meet - start)  # ≤ B(w), ≤ v = w's excess
                 if second_term < seconds_least[index, value]:
                     seconds_least[index, value] = second_term
@@ -337,6 +342,8 @@ def _two_expected(
     floors = np.empty(11, dtype=np.int64)
     starts = np.empty(11, dtype=np.int64)
     seconds_least = np.empty((16, 11), dtype=np.int64)
+    push_starts = np.empty((16, 11), dtype=np.int64)
+    weighed = np.empty(16, dtype=np.int64)
     bounds = np.empty(11, dtype=np.int64)
     least = np.empty(10, dtype=np.int64)
     unseen = np.int64(0)
@@ -348,7 +355,7 @@ def _two_expected(
             continue
         ceiling = min(best, high)
         count_pushes = two_terms(
-            grid, cell, steps, pushes, variant, terms, floors, starts, seconds_least
+            grid, cell, steps, pushes, variant, terms, floors, starts, seconds_least, push_starts
         )
         # E3: each value's min_p Σ_w count'(w) · least is ≥ bounds[v], the larger of
         # (N − 1) · floors[v] (Σ_w count'(w) = N − 1) and (N − 1) · starts[v] + the least
@@ -356,11 +363,11 @@ def _two_expected(
         # (count'(v) = count(v) − 1); `rest` bounds the terms not yet summed
         spread = np.int64(FAR)
         for index in range(count_pushes):
-            weighed = np.int64(0)
+            weighed[index] = 0
             for w in range(1, 11):
-                weighed += counts[w - 1] * seconds_least[index, w]
-            if weighed < spread:
-                spread = weighed
+                weighed[index] += counts[w - 1] * seconds_least[index, w]
+            if weighed[index] < spread:
+                spread = weighed[index]
         rest = np.int64(0)
         for v in range(1, 11):
             most = np.int64(-FAR)
@@ -378,8 +385,22 @@ def _two_expected(
                 break
             rest -= count * bounds[v]
             counts[v - 1] -= 1
+            # a least mean at or above `enough` makes the sum reach the ceiling (E2's rule)
+            enough = (ceiling - total - rest + count - 1) // count
             smallest = np.int64(FAR)
             for index in range(count_pushes):
+                # E4: push p's mean ≥ (N − 1) · push_starts[p, v] + Σ_w count'(w) ·
+                # seconds_least[p, w]; a push whose bound reaches min(smallest, enough) can
+                # neither lower an exact minimum below `enough` nor be it: its bound stands in
+                floor = (
+                    (unseen - 1) * push_starts[index, v]
+                    + weighed[index]
+                    - seconds_least[index, v]
+                )
+                if floor >= min(smallest, enough):
+                    if floor < smallest:
+                        smallest = floor
+                    continue
                 two_least(terms, index, v, least)
                 mean = np.int64(0)
                 for w in range(10):
