@@ -220,10 +220,11 @@ def two_terms(
     terms[p, q, 0] + terms[p, q, v], seconds_least[p, w] = min over q of B(w) and of the
     w = v points less that start (so points(v, w) ≥ starts[v] + seconds_least[p, w] for
     every q and w, v = w included); push_starts[p, v] = min over q of terms[p, q, 0] +
-    terms[p, q, v] (≥ starts[v]: the same bound push by push, E4). Pinned to pushing and scoring every grid by
-    tests/solver/test_unknown_kernel.py."""
+    terms[p, q, v] (≥ starts[v]: the same bound push by push, E4). Pinned to pushing and
+    scoring every grid by tests/solver/test_unknown_kernel.py."""
     changes_a = np.empty(11, dtype=np.int64)
     changes_b = np.empty(11, dtype=np.int64)
+    twice = np.zeros(11, dtype=np.int64)
     for value in range(11):
         floors[value] = FAR
         starts[value] = FAR
@@ -245,47 +246,51 @@ def two_terms(
             held_b = _slot_changes(final, gone, b, changes_b)
             terms[index, second, 0] = base
             special = 0
-            for value in range(1, 11):
-                terms[index, second, value] = changes_a[value]
-                if (held_b >> value) & 1:
-                    terms[index, second, 11 + special] = value
-                    terms[index, second, 15 + special] = changes_b[value]
-                    special += 1
+            held = held_b
+            while held:  # the values B's neighbours hold, in increasing order
+                value = int(BIT_INDEX[(np.uint64(held & -held) * DE_BRUIJN) >> np.uint64(58)])
+                held &= held - 1
+                terms[index, second, 11 + special] = value
+                terms[index, second, 15 + special] = changes_b[value]
+                special += 1
             if special < 4:
                 terms[index, second, 11 + special] = 0
-            adjacent = ADJACENT[a, b] != 0
-            for value in range(1, 11):
-                if adjacent:  # v = w: the two cancel each other, no card term left
-                    meet = base
-                    if (held_a >> value) & 1:
-                        meet += changes_a[value]
-                    if (held_b >> value) & 1:
-                        meet += changes_b[value]
-                else:
-                    meet = base + changes_a[value] + changes_b[value]
-                terms[index, second, 20 + value] = meet
+            # a common neighbour left holding v is taken off by both A and B when v = w:
+            # added back once (at most two cells, COMMON's bits; none when adjacent)
             common = COMMON[a, b]
-            for near in range(16):
-                if not (common >> near) & 1:
-                    continue
+            while common:
+                near = int(BIT_INDEX[(np.uint64(common & -common) * DE_BRUIJN) >> np.uint64(58)])
+                common &= common - 1
                 shift = np.uint64(4 * near)
                 value = int((final >> shift) & np.uint64(0xF))
                 if value <= 10 and (gone >> shift) & np.uint64(1) == 0:
-                    terms[index, second, 20 + value] += value  # taken off by both A and B
-            # E3's bounds: B's least term, or for v = w the meeting's points, whichever less
+                    twice[value] += value
+            adjacent = ADJACENT[a, b] != 0
             least_b = np.int64(FAR)
             for value in range(1, 11):
-                start = base + changes_a[value]
-                meet = terms[index, second, 20 + value]
+                change_a, change_b = changes_a[value], changes_b[value]
+                start = base + change_a
+                if adjacent:  # v = w: the two cancel each other, no card term left
+                    meet = base
+                    if (held_a >> value) & 1:
+                        meet += change_a
+                    if (held_b >> value) & 1:
+                        meet += change_b
+                else:
+                    meet = start + change_b + twice[value]
+                    twice[value] = 0
+                terms[index, second, value] = change_a
+                terms[index, second, 20 + value] = meet
+                # E3's and E4's bounds: B's least term, or for v = w the meeting's points
                 if start < starts[value]:
                     starts[value] = start
                 if start < push_starts[index, value]:
                     push_starts[index, value] = start
-                second_term = min(changes_b[value], meet - start)  # ≤ B(w), ≤ v = w's excess
+                second_term = min(change_b, meet - start)  # ≤ B(w), ≤ v = w's excess
                 if second_term < seconds_least[index, value]:
                     seconds_least[index, value] = second_term
-                if changes_b[value] < least_b:
-                    least_b = changes_b[value]
+                if change_b < least_b:
+                    least_b = change_b
             for value in range(1, 11):
                 found = min(base + changes_a[value] + least_b, terms[index, second, 20 + value])
                 if found < floors[value]:
