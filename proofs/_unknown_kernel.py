@@ -152,7 +152,9 @@ MARK_A, MARK_B = 15, 14
 """Two nibbles no card holds (values are 1..10): the places of the two cards still to come
 are tracked through the pushes by writing these there; each is unique, so never cancelled."""
 TERMS = 32
-"""Entries per pair of pushes in `two_terms`' table."""
+"""Entries per pair of pushes in `two_terms`' table. The table is int32: every entry is a
+grid's points or a card's term (|x| ≤ 16 · 10) or a count, so it fits, and the 16 · 16 · 32
+table is 32 KB, not 64 (measured ~10% faster on eject k=4: it stays in the L1 cache)."""
 
 
 @compiled
@@ -195,7 +197,7 @@ def two_terms(
     steps: NDArray[np.uint64],
     pushes: NDArray[np.int64],
     variant: int,
-    terms: NDArray[np.int64],
+    terms: NDArray[np.int32],
     floors: NDArray[np.int64],
     starts: NDArray[np.int64],
     seconds_least: NDArray[np.int64],
@@ -301,7 +303,7 @@ def two_terms(
 
 
 @compiled
-def two_least(terms: NDArray[np.int64], index: int, v: int, least: NDArray[np.int64]) -> None:
+def two_least(terms: NDArray[np.int32], index: int, v: int, least: NDArray[np.int64]) -> None:
     """least[w - 1] = min over the second card's pushes q of points(v, w) (`two_terms`), the
     first card v having entered by push `index`. As in `last_least`: B(w) ≤ w, so the
     minimum is min(the least start over every q + w, the least over the q where w is
@@ -343,7 +345,7 @@ def _two_expected(
     `two_terms`: per reveal, Σ over v (largest terms first) of count(v) · min over the
     pushes p of Σ_w count'(w) · min_q points(v, w); a reveal stops once its sum reaches the
     best reveal's or `high` (E1, and E2's ceiling handed down)."""
-    terms = np.empty((16, 16, TERMS), dtype=np.int64)
+    terms = np.empty((16, 16, TERMS), dtype=np.int32)
     floors = np.empty(11, dtype=np.int64)
     starts = np.empty(11, dtype=np.int64)
     seconds_least = np.empty((16, 11), dtype=np.int64)
@@ -398,9 +400,7 @@ def _two_expected(
                 # seconds_least[p, w]; a push whose bound reaches min(smallest, enough) can
                 # neither lower an exact minimum below `enough` nor be it: its bound stands in
                 floor = (
-                    (unseen - 1) * push_starts[index, v]
-                    + weighed[index]
-                    - seconds_least[index, v]
+                    (unseen - 1) * push_starts[index, v] + weighed[index] - seconds_least[index, v]
                 )
                 if floor >= min(smallest, enough):
                     if floor < smallest:

@@ -109,7 +109,7 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
 
     grid = bits.pack(position.grid)
     legal = tables.LEGAL[position.variant]
-    terms = np.empty((16, 16, kernel.TERMS), dtype=np.int64)
+    terms = np.empty((16, 16, kernel.TERMS), dtype=np.int32)
     floors = np.empty(11, dtype=np.int64)
     starts = np.empty(11, dtype=np.int64)
     seconds_least = np.empty((16, 11), dtype=np.int64)
