@@ -248,6 +248,8 @@ def two_terms(
             held_b = _slot_changes(final, gone, b, changes_b)
             terms[index, second, 0] = base
             special = 0
+            # B's least term: a held value's is ≤ 0, every other value w's is w ≥ 1
+            least_b = np.int64(1)
             held = held_b
             while held:  # the values B's neighbours hold, in increasing order
                 value = int(BIT_INDEX[(np.uint64(held & -held) * DE_BRUIJN) >> np.uint64(58)])
@@ -255,6 +257,8 @@ def two_terms(
                 terms[index, second, 11 + special] = value
                 terms[index, second, 15 + special] = changes_b[value]
                 special += 1
+                if changes_b[value] < least_b:
+                    least_b = changes_b[value]
             if special < 4:
                 terms[index, second, 11 + special] = 0
             # a common neighbour left holding v is taken off by both A and B when v = w:
@@ -268,7 +272,6 @@ def two_terms(
                 if value <= 10 and (gone >> shift) & np.uint64(1) == 0:
                     twice[value] += value
             adjacent = ADJACENT[a, b] != 0
-            least_b = np.int64(FAR)
             for value in range(1, 11):
                 change_a, change_b = changes_a[value], changes_b[value]
                 start = base + change_a
@@ -291,10 +294,7 @@ def two_terms(
                 second_term = min(change_b, meet - start)  # ≤ B(w), ≤ v = w's excess
                 if second_term < seconds_least[index, value]:
                     seconds_least[index, value] = second_term
-                if change_b < least_b:
-                    least_b = change_b
-            for value in range(1, 11):
-                found = min(base + changes_a[value] + least_b, terms[index, second, 20 + value])
+                found = min(start + least_b, meet)
                 if found < floors[value]:
                     floors[value] = found
     for value in range(11):
