@@ -1,13 +1,20 @@
 """Obligations: the arithmetic of the unknown-card search's pruning rules (spec/solo-unknown.md,
 U8). The rules' effect on whole searches is pinned to the brute force by tests
 (tests/solver/test_unknown_search.py, test_unknown_kernel.py); what Z3 proves here is the
-integer step those tests could miss at the edges: E2's ceiling.
+integer steps those tests could miss at the edges: E2's ceiling and E4's stand-in bounds.
 
 E2: a reveal whose sum so far is t < b (the ceiling) and a value v of count n ≥ 1: the
 kernel (`proofs/_unknown_kernel.expected`) searches v's pushes below
 need = (b − t + n − 1) // n. Sound: a push at or above need takes the sum to b whatever the
 values left bring (each term ≥ 0), so the reveal cannot lower the minimum; tight: a push
 below need keeps t + n·x below b, so it is never cut while it could matter.
+
+E4: for one value of a reveal with two `?` left, each push i's mean m_i has a bound
+f_i ≤ m_i (`proofs/_unknown_kernel._two_expected`); a push whose bound reaches
+min(smallest, e) is not scored and its bound stands in. Sound: the result r is ≤ min m_i
+(a bound from below, what a fail-soft search may return at or above its ceiling), and
+exact (r = min m_i) whenever min m_i < e, the only case where the sum stays below its
+ceiling.
 """
 
 from __future__ import annotations
@@ -49,11 +56,50 @@ def _ceiling(k: Kernels, timeout: float) -> tuple[bool, str, str]:
     return proved, counterexample, "need = ⌈(b − t)/n⌉ for 0 ≤ t < b < 2^58, 1 ≤ n ≤ 100"
 
 
+STAND_IN_PUSHES = 16
+"""The most pushes a hole allows (P2: 16 for an inner hole)."""
+
+
+def _stand_in(k: Kernels, timeout: float) -> tuple[bool, str, str]:
+    del k  # the kernel's loop is restated here, unrolled over every push
+    means = z3.IntVector("m", STAND_IN_PUSHES)
+    floors = z3.IntVector("f", STAND_IN_PUSHES)
+    enough, far = z3.Ints("e far")
+    ranges = [far == LARGEST, enough >= 1, enough <= LARGEST]
+    for mean, floor in zip(means, floors, strict=True):
+        ranges += [mean >= 0, mean < LARGEST, floor <= mean]
+    smallest: Any = far
+    for mean, floor in zip(means, floors, strict=True):
+        skipped = floor >= z3.If(smallest < enough, smallest, enough)
+        smallest = z3.If(
+            skipped,
+            z3.If(floor < smallest, floor, smallest),
+            z3.If(mean < smallest, mean, smallest),
+        )
+    least: Any = means[0]
+    for mean in means[1:]:
+        least = z3.If(mean < least, mean, least)
+    claim = z3.And(smallest <= least, z3.Implies(least < enough, smallest == least))
+
+    def explain(found: Any) -> str:
+        pairs = [f"({found.eval(f)}, {found.eval(m)})" for f, m in zip(floors, means, strict=True)]
+        return f"e = {found.eval(enough)}; (bound, mean) per push: " + " ".join(pairs)
+
+    proved, counterexample = refute(claim, explain, timeout=timeout, assuming=ranges)
+    return proved, counterexample, f"{STAND_IN_PUSHES} pushes, bounds ≤ means < 2^58"
+
+
 OBLIGATIONS = (
     Obligation(
         "unknown.e2-ceiling",
         "U8/E2: a push at or above (b − t + n − 1) // n takes the reveal's sum to the ceiling "
         "b, and one below it keeps the sum below b",
         _ceiling,
+    ),
+    Obligation(
+        "unknown.e4-stand-in",
+        "U8/E4: a push whose bound reaches min(least so far, the cap) stands in by its bound: "
+        "the value's least is bounded from below, and exact whenever it is below the cap",
+        _stand_in,
     ),
 )

@@ -101,17 +101,19 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
 ) -> None:
     """`two_terms` and `two_least` (each pair of pushes scored once with marks, the values'
     terms added after, v = w corrected) against pushing and scoring every grid, and the
-    bounds E3 sums ahead (floors, starts + seconds_least) below every grid's points."""
+    bounds E3 and E4 sum ahead (floors, starts or push_starts + seconds_least) below every
+    grid's points."""
     from dekal import bits, tables
     from dekal.kernel import _tables as kernel_tables
     from dekal.proofs import _unknown_kernel as kernel
 
     grid = bits.pack(position.grid)
     legal = tables.LEGAL[position.variant]
-    terms = np.empty((16, 16, kernel.TERMS), dtype=np.int64)
+    terms = np.empty((16, 16, kernel.TERMS), dtype=np.int32)
     floors = np.empty(11, dtype=np.int64)
     starts = np.empty(11, dtype=np.int64)
     seconds_least = np.empty((16, 11), dtype=np.int64)
+    push_starts = np.empty((16, 11), dtype=np.int64)
     least = np.empty(10, dtype=np.int64)
     for cell in position.face_down:
         count = kernel.two_terms(
@@ -124,6 +126,7 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
             floors,
             starts,
             seconds_least,
+            push_starts,
         )
         assert count == len(legal[cell])
         for index, (_, step) in enumerate(legal[cell]):
@@ -138,3 +141,5 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
             # E3's bounds: below every pair's points, whatever the pushes
             assert 0 <= int(floors[first]) <= plain
             assert int(starts[first]) + int(seconds_least[index, second]) <= plain
+            # E4's, push by push: the same bound with this push's own least start
+            assert int(push_starts[index, first]) + int(seconds_least[index, second]) <= plain
