@@ -49,7 +49,8 @@ def _plain(value: Any) -> bool:
     nearly every reply is, checked without building a copy)."""
     kind = type(value)
     if kind is str:
-        return value.isascii() and value.isprintable()
+        text: str = value
+        return text.isascii() and text.isprintable()
     if kind is dict:
         return all(_plain(key) and _plain(item) for key, item in value.items())
     if kind is list or kind is tuple:
