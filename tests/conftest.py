@@ -244,7 +244,8 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 def _compile_the_kernel() -> bool:
     """Call each entry point of the compiled kernel once: numba compiles what it has not
-    cached yet (21 s of CPU on a cold cache, measured idle) and writes it to its cache."""
+    cached yet (21 s of CPU on a cold cache, measured idle, before the --unknown kernels were
+    added) and writes it to its cache."""
     from dekal import kernel
     from dekal.proofs import search
     from dekal.proofs.puzzle import make_puzzle
@@ -259,6 +260,15 @@ def _compile_the_kernel() -> bool:
     kernel.rollouts([new_game(rules, seeded_deal(1, 2))], [0, 0], [1])
     puzzle = make_puzzle(parse_grid("1234/5678/9T12/3456"), incoming=(7, 8, 9), variant="eject")
     search.minimum(puzzle, timeout=60, compiled=True)
+    # the --unknown solver's kernels (guaranteed, expected, perfect information), both pushes
+    from dekal.proofs._unknown_perfect import perfect_information
+    from dekal.proofs._unknown_position import make_unknown
+    from dekal.proofs._unknown_search import solve
+
+    for variant in ("slide", "eject"):
+        position = make_unknown("T133/1?11/?231/2231", variant=variant)
+        solve(position, compiled=True)
+        perfect_information(position, compiled=True)
     return True
 
 

@@ -107,13 +107,31 @@ def test_an_unknown_bug_is_refused_by_name() -> None:
     assert result.returncode == 2 and "unknown bug" in result.stderr and "diagonal" in result.stderr
 
 
+@pytest.mark.deep
 def test_the_correct_engine_passes_the_whole_suite() -> None:
+    """Deep only (30 s, most of it the round trips of 220,000 requests over pipes): in the
+    default run the correct build passes every case under run-vectors.mjs
+    (test_js_vectors), every eighth case here, and its broken builds' whole-suite runs
+    below pass every case their bug does not reach."""
     code, report = dekal_json("conformance", "run", "--engine", engine_command())
     statuses = case_statuses(report)
     assert code == 0 and report["ok"] is True
     assert report["engines"][0]["hello"]["name"] == "dekal-js"
     assert len(statuses) == len(load_cases())
     assert set(statuses.values()) == {"pass"}, "every case runs (all features claimed) and passes"
+
+
+def test_the_correct_engine_passes_every_eighth_case_of_the_suite() -> None:
+    """A slice through every file of the suite (every eighth case in its order), driven by
+    the Python runner with its probes and blame."""
+    every_eighth = [str(case["id"]) for case in load_cases()][::8]
+    code, report = dekal_json(
+        "conformance", "run", "--engine", engine_command(), "--filter", ",".join(every_eighth)
+    )
+    statuses = case_statuses(report)
+    assert code == 0 and report["ok"] is True
+    assert sorted(statuses) == sorted(every_eighth)
+    assert set(statuses.values()) == {"pass"}
 
 
 CORRECT_SEED, CORRECT_GAMES = 0, 8
