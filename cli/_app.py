@@ -51,6 +51,7 @@ from dekal._streams import install as install_streams  # noqa: E402
 from dekal.cli._home import guard_home  # noqa: E402
 from dekal.cli._stopping import (  # noqa: E402
     Interrupted,
+    ignore_stops,
     kill_descendants,
     say_stopped_and_exit,
     stopped_by_signals,
@@ -244,6 +245,8 @@ def main() -> None:
             raise SystemExit(EXIT_NOT_WRITTEN) from None
         finally:
             kill_descendants(os.getpid())  # a daemon an engine or a worker left, adopted
+            # done: a signal from now on comes after the command's end, which it keeps
+            ignore_stops()
 
 
 def system_limit(error: OSError) -> str:

@@ -154,6 +154,14 @@ def descendants(root: int) -> set[int]:
     return descendants(root)
 
 
+def ignore_stops() -> None:
+    """From here on Ctrl-C, SIGTERM and SIGHUP are ignored: the command's work is over, and
+    Python's shutdown would put their default back (which ends a process silently, killed by
+    the signal) but leaves an ignored one ignored."""
+    for handled in STOPPED:
+        signal.signal(handled, signal.SIG_IGN)
+
+
 @contextlib.contextmanager
 def stopped_by_signals() -> Iterator[None]:
     """Within: Ctrl-C and SIGTERM raise Interrupted; the caller ends with
