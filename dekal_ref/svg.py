@@ -524,14 +524,7 @@ def strategy_svg(
         else CardLook(cell, value, FACE_UP)
         for cell, value in enumerate(grid)
     ]
-    body = [_text(MARGIN, MARGIN + 14, heading, size=14)]
-    body[-1].set("font-weight", "bold")
-    y = MARGIN + LINE + 4
-    body.append(_grid(looks, MARGIN, y, notation))
-    y += GRID_SIZE + 10
-    for line in values:
-        body.append(_text(MARGIN, y + 14, line, size=13))
-        y += LINE - 2
+    body, y = _headed_grid(heading, looks, notation, values)
     y += 6
     caption = _text(MARGIN, y + 14, f"reveal {cell_name(reveal)} first, then:", size=13)
     caption.set("font-weight", "bold")
@@ -564,6 +557,22 @@ def strategy_svg(
     return _svg(width, y + MARGIN, f"strategy {notation}", body)
 
 
+def _headed_grid(
+    heading: str, looks: list[CardLook], notation: str, lines: Sequence[str]
+) -> tuple[list[ET.Element], int]:
+    """A picture's bold heading, its grid and a line of text each below: the elements and
+    the height they reach."""
+    body = [_text(MARGIN, MARGIN + 14, heading, size=14)]
+    body[-1].set("font-weight", "bold")
+    y = MARGIN + LINE + 4
+    body.append(_grid(looks, MARGIN, y, notation))
+    y += GRID_SIZE + 10
+    for line in lines:
+        body.append(_text(MARGIN, y + 14, line, size=13))
+        y += LINE - 2
+    return body, y
+
+
 def guarantee_svg(
     grid: Sequence[int | None], *, heading: str, lines: Sequence[str], question: str, notation: str
 ) -> str:
@@ -577,14 +586,7 @@ def guarantee_svg(
         CardLook(cell, None, FACE_DOWN) if value is None else CardLook(cell, value, FACE_UP)
         for cell, value in enumerate(grid)
     ]
-    body = [_text(MARGIN, MARGIN + 14, heading, size=14)]
-    body[-1].set("font-weight", "bold")
-    y = MARGIN + LINE + 4
-    body.append(_grid(looks, MARGIN, y, notation))
-    y += GRID_SIZE + 10
-    for line in lines:
-        body.append(_text(MARGIN, y + 14, line, size=13))
-        y += LINE - 2
+    body, y = _headed_grid(heading, looks, notation, lines)
     target = _text(MARGIN, y + 14, question, size=13)
     target.set("class", "target")
     target.set("font-weight", "bold")
