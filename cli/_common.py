@@ -341,9 +341,7 @@ def _bot_program_failed(error: Exception) -> bool:
     """Is `error` a bot program's forfeit or failure to start (dekal.bots._process_bot)? Only
     a command that played a `cmd:` bot has imported that module, so no other pays for it."""
     programs = sys.modules.get("dekal.bots._process_bot")
-    return programs is not None and isinstance(
-        error, (programs.BotForfeit, programs.BotUnusable)
-    )
+    return programs is not None and isinstance(error, (programs.BotForfeit, programs.BotUnusable))
 
 
 class DekalGroup(TyperGroup):
@@ -536,7 +534,6 @@ def scheduler_address(value: object) -> str:
     if not _SCHEDULER.fullmatch(text):
         raise typer.BadParameter(f"{shown(text)} is not a scheduler address: tcp://HOST:PORT")
     return text
-
 
 
 Workers = Annotated[

@@ -46,8 +46,7 @@ def _examples(*values: str, beside: str = "", text: bool = False) -> tuple[Examp
 
 GRID = "53T2/1444/9999/TT11"
 POSITION = (
-    "slide/lowest/single 1.16 push@0:3 0 T491/8437/8837/555.|1112/TT82/T72T/T62T -,- - #68 -"
-    " 0,0"
+    "slide/lowest/single 1.16 push@0:3 0 T491/8437/8837/555.|1112/TT82/T72T/T62T -,- - #68 - 0,0"
 )
 FULL_POSITION = (
     "slide/lowest/single 1.1 push@0:1 0 jj.b/gfhh/gabg/baja|.ejh/bcch/jdie/djej -,- 3"

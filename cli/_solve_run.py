@@ -43,6 +43,7 @@ LEFT_BEHIND = threading.Event()
 """Set when a method's work was abandoned at its deadline (dekal.proofs.limits.Watched): the
 command then exits at once after its answer, its Z3 children stopped."""
 
+
 @dataclass(frozen=True)
 class Bounded:
     """One method's answer to --at-most or --reach: a witness, None (proved unreachable), or
@@ -115,9 +116,9 @@ def wall_seconds(deadline: Deadline) -> float:
     return time.perf_counter() - (deadline.end - deadline.limit)
 
 
-def run_rank(puzzle: Puzzle, methods: list[str], timeout: float, progress: Progress) -> list[
-    list[RankedMove]
-]:
+def run_rank(
+    puzzle: Puzzle, methods: list[str], timeout: float, progress: Progress
+) -> list[list[RankedMove]]:
     rankings = []
     for number, name in enumerate(methods):
         deadline, board = deadline_of(number, timeout), Board()

@@ -69,6 +69,7 @@ def v4_files(v3: dict[str, list[Case]]) -> dict[str, list[Case]]:
         build(design, f"game-{4000 + index:04d}") for index, design in enumerate(read_designs(), 1)
     ]
     files = {name: list(cases) for name, cases in v3.items()}
+
     def probed(cases: list[Case]) -> list[Case]:  # every game case is probed, as in v3
         return [probed_case(case) if case["kind"] == "game" else case for case in cases]
 
@@ -101,5 +102,3 @@ def decided_cases(
         "negative": files["negative"] + [c for c in games if c["kind"] != "game"],
         "position": files["position"] + [position_case(p) for p in v4.DECIDED_POSITIONS],
     }
-
-

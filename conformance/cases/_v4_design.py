@@ -33,6 +33,8 @@ from dekal_ref.notation import CELL_NAMES, format_grid, value_symbol
 from dekal_ref.state import GameState, Phase
 
 Case = dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Design:
     """What one generated case plays (every field has a value the map's values choose)."""
@@ -439,5 +441,3 @@ def _rules_of(steps: list[Message], start: str) -> set[str]:
     if any("F2" in str(s) for s in steps) or position_fields(start)["removed"] != "-":
         rules.add("F2")
     return rules
-
-

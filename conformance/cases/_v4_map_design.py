@@ -232,5 +232,3 @@ def hash_of(rule: str, values: dict[str, str], attempt: int) -> int:
     for char in text.encode():
         number = (number * 131 + char) % (2**61 - 1)
     return number
-
-

@@ -222,8 +222,6 @@ def _refused(case_id: str, text: str) -> Case:
     }
 
 
-
-
 def deal_refusal_cases() -> list[Case]:
     """For every player count, a new game's deal and a new round's deal refused: one card
     too many of a value (M1), a hole in a dealt grid (M3)."""

@@ -208,7 +208,7 @@ class ProtocolAdapter:
         if not isinstance(deal, dict) or not isinstance(deal.get("grids"), list):
             raise BadRequest("a deal is {'grids': [...], 'pile': '...'}")
         if "pile" not in deal:
-            raise BadRequest("deal.pile is missing (write \"-\" for an empty pile)", "deal.pile")
+            raise BadRequest('deal.pile is missing (write "-" for an empty pile)', "deal.pile")
         pile_text = deal["pile"]
         if not isinstance(pile_text, str):
             raise BadRequest("the pile is a string of card values")

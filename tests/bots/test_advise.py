@@ -94,9 +94,7 @@ def test_with_nothing_hidden_the_figures_are_the_exact_outcome_of_each_action(
     expected = exact_outcomes(state, seat, "greedy")
     assert answer.exact
     assert answer.samples == 1
-    assert {
-        str(f.action): (f.expected_score, f.ci95, f.p_win) for f in answer.actions
-    } == {
+    assert {str(f.action): (f.expected_score, f.ci95, f.p_win) for f in answer.actions} == {
         action: (float(points), (float(points), float(points)), float(won))
         for action, (points, won) in expected.items()
     }
@@ -148,11 +146,7 @@ def test_how_the_worlds_are_batched_does_not_change_the_answer() -> None:
 def swapped_hidden_values(state: GameState) -> GameState:
     """The same public view with two different face-down values swapped between seats (or
     a face-down card and a pile card)."""
-    hidden = [
-        (seat, cell)
-        for seat in range(state.players)
-        for cell in state.face_down_cells(seat)
-    ]
+    hidden = [(seat, cell) for seat in range(state.players) for cell in state.face_down_cells(seat)]
     (s1, c1) = hidden[0]
     v1 = state.grids[s1][c1].value  # type: ignore[union-attr]
     for s2, c2 in hidden[1:]:
@@ -171,9 +165,9 @@ def test_hidden_values_swapped_give_the_same_answer(players: int, seed: int, tur
     assert format_position(other) != format_position(state)
     assert format_position(other, public=True) == format_position(state, public=True)
     seat = deciding_seat(state)
-    assert advise(
-        read_public_view(format_position(state)), seat, samples=FEW, seed=9
-    ) == advise(read_public_view(format_position(other)), seat, samples=FEW, seed=9)
+    assert advise(read_public_view(format_position(state)), seat, samples=FEW, seed=9) == advise(
+        read_public_view(format_position(other)), seat, samples=FEW, seed=9
+    )
 
 
 def test_a_seat_not_at_the_table_is_refused() -> None:
@@ -204,7 +198,6 @@ def test_an_unknown_model_is_refused_naming_the_bot() -> None:
     with pytest.raises(NotationError) as refusal:
         advise(view, deciding_seat(played(2, 4, until=5)), samples=FEW, model="oracle")
     assert refusal.value.field == "bot"
-
 
 
 @pytest.mark.parametrize("model", ["greedy", "random"])

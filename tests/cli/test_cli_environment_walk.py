@@ -208,9 +208,7 @@ def caught_signals(pid: int) -> int:
     return int(line.split()[1], 16)
 
 
-@pytest.mark.parametrize(
-    "name", sorted(WALKED) if DEEP else SAMPLE.sample(QUICK, 1)
-)
+@pytest.mark.parametrize("name", sorted(WALKED) if DEEP else SAMPLE.sample(QUICK, 1))
 def test_a_sighup_at_any_moment_ends_the_command_in_one_line_or_not_at_all(
     name: str, place: Path, tmp_path: Path
 ) -> None:

@@ -176,7 +176,6 @@ def test_the_schema_takes_the_reports_run_writes(saved: Path) -> None:
     assert problem(json.loads(saved.read_text())) is None
 
 
-
 def test_serve_speaks_utf8_json_whatever_the_locale() -> None:
     """The protocol is UTF-8 (spec/protocol.md): in a C locale serve once read requests as
     ASCII (a request with `é` was "not UTF-8 text") and would write replies it cannot encode."""

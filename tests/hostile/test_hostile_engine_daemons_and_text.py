@@ -60,9 +60,7 @@ def test_unsafe_text_from_an_engine_reaches_no_report_raw(marker: str, tmp_path:
     assert none_left(marker)
 
 
-def test_unsafe_text_from_an_engine_reaches_no_fuzz_record_raw(
-    marker: str, tmp_path: Path
-) -> None:
+def test_unsafe_text_from_an_engine_reaches_no_fuzz_record_raw(marker: str, tmp_path: Path) -> None:
     record = tmp_path / "game.dkr"
     done = dekal_here(
         "conformance", "fuzz", "--engine", engine("unsafe_text", marker), "--games", "1",

@@ -95,9 +95,7 @@ def test_the_graph_sees_a_lazy_import_and_resolves_relative_ones() -> None:
     """The check can fail: an import inside a function and a relative import are edges."""
     known = {"p", "p.a", "p.b", "p.c"}
     tree = ast.parse(
-        "from . import b\n"
-        "def f():\n    from p.c import x\n"
-        "if TYPE_CHECKING:\n    import p.a\n"
+        "from . import b\ndef f():\n    from p.c import x\nif TYPE_CHECKING:\n    import p.a\n"
     )
     assert _imported(tree, "p.a", False, known) == {"p.b", "p.c"}
 

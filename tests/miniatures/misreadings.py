@@ -553,4 +553,3 @@ def _(mp: pytest.MonkeyPatch) -> None:
 @misreading("public-shows-pile", "M3", "the public view shows the set-aside pile's cards")
 def _(mp: pytest.MonkeyPatch) -> None:
     _public_shows_full(mp, 7)
-

@@ -113,9 +113,7 @@ def test_a_port_that_says_nothing_is_not_a_scheduler(
     assert "did not answer as a Dask scheduler" in message and "\n" not in message
 
 
-def test_a_web_server_is_not_a_scheduler(
-    web_server: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_web_server_is_not_a_scheduler(web_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "CONNECT_SECONDS", 1.0)
     assert "did not answer as a Dask scheduler" in refused_within(web_server, 1.0 + SLACK)
 

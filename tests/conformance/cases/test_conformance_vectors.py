@@ -118,9 +118,7 @@ def test_the_schema_rejects_broken_v2_cases(cases: list[dict[str, Any]]) -> None
         {**deal, "needs": {"features": ["telepathy"]}},  # no such feature
         {
             **asking,
-            "steps": [
-                {"request": {"cmd": 5}, "expect": {"ok": False, "kind": "bad_request"}}
-            ],
+            "steps": [{"request": {"cmd": 5}, "expect": {"ok": False, "kind": "bad_request"}}],
         },
         {**position, "setup": {"position": position["setup"]["position"], "rules": {}}},
         {**refusal, "expect": {"ok": False}},  # an untyped refusal
