@@ -28,10 +28,14 @@ with needed("the compiled perfect-information figure of --unknown"):
 
 MARKS = (11, 12, 13, 14, 15)
 """Nibbles no card holds: the reduced deal's stand-ins for cards that can meet no equal."""
-MOST_STATES = 50_000_000
-"""States one level may be expanded into (16 bytes each): past it the layouts are out of
-reach (a level cannot be cut short once started), reported as OutOfTime, before the memory
-is asked for."""
+MOST_STATES = 16_000_000
+"""States one level may be expanded into: past it the layouts are out of reach, reported as
+OutOfTime before the memory is asked for (16 bytes a state in the expansion, again in the
+merged pairs and in the sort's copy: about 1 GB at most; eject k = 5 needs 19 million
+layouts, 2 GB and a minute: out of reach, U10's bounds answer there)."""
+LEVEL_MARGIN = 2.0
+"""How much longer than the last level's seconds per state a level is assumed to take (the
+merge's sort grows a little faster than the states)."""
 SLICE_SECONDS = 0.05  # the deadline is read between slices of deals this long
 FIRST_SLICE = 16
 
@@ -52,12 +56,18 @@ def compiled_layouts(
         dtype=np.uint64,
     )
     variant = kernel_tables.VARIANT_CODE[position.variant]
+    per_state = 0.0  # the last level's seconds per state
     for left in range(len(down), 0, -1):
         if deadline.expired():
             raise OutOfTime
         room = len(faces) * left * 16
         if room > MOST_STATES:
             raise OutOfTime
+        # a level cannot be cut short, nor can a watchdog answer while it runs (the kernel
+        # and the sort hold the interpreter): one that cannot end in time is not begun
+        if room * per_state * LEVEL_MARGIN > deadline.left():
+            raise OutOfTime
+        began = time.perf_counter()
         out_faces = np.empty(room, dtype=np.uint64)
         out_numbers = np.empty(room, dtype=np.uint64)
         written = kernel.expand(
@@ -73,6 +83,7 @@ def compiled_layouts(
         pairs["face"], pairs["number"] = out_faces[:written], out_numbers[:written]
         merged = np.unique(pairs)  # one state per distinct pair of words
         faces, numbers = merged["face"].copy(), merged["number"].copy()
+        per_state = (time.perf_counter() - began) / room
     return faces, numbers
 
 

@@ -93,3 +93,36 @@ def test_reduced_deals_are_fewer_and_weigh_every_ordered_draw_U2() -> None:
     keys, rows = reduced(position)
     assert len(keys) < len(rows) == len(deals(position))
     assert sum(weight for _, _, weight in rows) == falling(position.unseen_total, 2)
+
+
+class _NoTimeLeft(Deadline):
+    """A clock that never expires but has no time left for a level that takes any."""
+
+    def left(self) -> float:
+        return 1e-12
+
+    def expired(self) -> bool:
+        return False
+
+
+def test_a_layouts_level_that_cannot_end_in_time_is_not_begun() -> None:
+    """A level holds the interpreter until it ends (no watchdog can answer meanwhile): the
+    second is refused from the first's pace before it starts, and OutOfTime is raised."""
+    from dekal.proofs._unknown_perfect_compiled import compiled_layouts
+    from dekal.proofs._unknown_search import OutOfTime
+
+    position = make_unknown("12??/4567/89T1/2345")
+    compiled_layouts(position, Deadline(60.0))  # both levels fit a real clock
+    with pytest.raises(OutOfTime):
+        compiled_layouts(position, _NoTimeLeft(60.0))
+
+
+def test_layouts_past_the_memory_bound_are_refused_before_it_is_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dekal.proofs import _unknown_perfect_compiled as perfect
+    from dekal.proofs._unknown_search import OutOfTime
+
+    monkeypatch.setattr(perfect, "MOST_STATES", 31)  # the first level asks for 2 · 16
+    with pytest.raises(OutOfTime):
+        perfect.compiled_layouts(make_unknown("12??/4567/89T1/2345"), Deadline(60.0))
