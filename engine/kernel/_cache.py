@@ -30,8 +30,11 @@ STAMP = "kernel-sources.sha256"
 
 
 def compiled(function: Function) -> Function:
-    """numba.njit(cache=True), typed for mypy: the compiled function keeps its signature."""
-    return cast(Function, njit(cache=True)(function))
+    """numba.njit(cache=True, nogil=True), typed for mypy: the compiled function keeps its
+    signature. nogil: a call releases the interpreter while it runs, so another thread (a
+    deadline's watchdog, dekal.proofs.limits.Watched; a Ctrl-C's handler) runs meanwhile;
+    the kernels share no mutable state between threads (each call gets its own arrays)."""
+    return cast(Function, njit(cache=True, nogil=True)(function))
 
 
 def sources() -> list[Path]:
