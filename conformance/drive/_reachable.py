@@ -16,8 +16,9 @@ position is refused with the rule it breaks, checked in this order:
 * T1: picks only in the reveal phase, each on a face-down card of its seat, and never every
   seat's (the last pick turns them all over); every grid holds 17 − t face-down cards in the
   reveal phase of turn t, 16 − t after it;
-* T4: a hole in exactly the grids of the seats that have not pushed yet this turn;
 * T3: the take phase has cards in the centre;
+* T4: a hole in exactly the grids of the seats that have not pushed yet this turn (none in
+  the reveal phase nor in a scored round);
 * S4: a match still playing (or between rounds) has every total under its threshold; a
   finished match has one at or over it;
 * S2: a single round's totals are 0 each until it is scored, then each seat's points.
@@ -95,7 +96,7 @@ def _check_grids(state: GameState) -> None:
     if state.phase is Phase.REVEAL and all(pick is not None for pick in state.picks):
         raise IllegalAction("T1", "the last pick turns every pick over: a seat is still to pick")
     if state.phase is Phase.TAKE and not state.centre:
-        raise IllegalAction("T3", "the take phase has cards in the centre")
+        raise IllegalAction("T3", "the take phase has no card in the centre")
     finished = state.phase in (Phase.NEXT_ROUND, Phase.OVER)
     if state.phase is Phase.REVEAL:
         face_down, holes = 17 - turn, [0] * players
