@@ -103,8 +103,8 @@ def describe_json(value: object) -> str:
         return f"the string {shown(value)}"
     if isinstance(value, int):
         return f"the number {value}"
-    if isinstance(value, float):
-        return f"the number {value:g}"
+    if isinstance(value, float):  # as written, so that 1.0 does not read as the whole 1
+        return f"the number {value!r}"
     if isinstance(value, (list, tuple)):
         return "a list"
     if isinstance(value, dict):

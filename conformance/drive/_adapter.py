@@ -63,7 +63,9 @@ class Unsupported(Exception):
     """A variant or feature the engine does not claim."""
 
 
-_KIND_NAMES = {str: "a string", int: "a number", dict: "an object", list: "a list"}
+_KIND_NAMES = {str: "a string", int: "a whole number", dict: "an object", list: "a list"}
+"""What each JSON type is called in a refusal (a whole number is a JSON integer: `1.0` is not
+one, spec/protocol.md, "Replies that refuse")."""
 
 
 def _field(request: Message, name: str, kind: type = str) -> Any:
@@ -233,7 +235,10 @@ class ProtocolAdapter:
         rules = _field(request, "rules", dict)
         players = rules.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
-            raise BadRequest("rules.players must be a number", "rules.players")
+            raise BadRequest(
+                f"rules.players must be a whole number, not {describe_json(players)}",
+                "rules.players",
+            )
         threshold = rules.get("threshold")
         if threshold is not None and (
             not isinstance(threshold, int)
