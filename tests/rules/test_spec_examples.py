@@ -383,7 +383,7 @@ def test_the_source_001_worked_example_is_in_the_spec() -> None:
     assert lea, "the worked example of source 001 (Léa: 19 points, 5 cards) is missing"
     grid = parse_grid(lea[0].fields()["grid"])
     left = sorted(v for c, v in enumerate(grid) if c not in score_grid(grid).cancelled)
-    assert left == [1, 2, 3, 6, 7]  # "Il lui reste 3, 6, 2, 7 et 1"
+    assert left == [1, 2, 3, 6, 7]  # source 001: the 3, 6, 2, 7 and 1 are left
 
 
 # --- The checkers can fail ----------------------------------------------------------------
