@@ -54,8 +54,11 @@ def children(pid: int) -> list[int]:
     """The live child processes of `pid` (Linux /proc)."""
     found: list[int] = []
     for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as listing:
-            found += [int(child) for child in listing.read().split()]
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as listing:
+                found += [int(child) for child in listing.read().split()]
+        except FileNotFoundError:  # a thread that ended since the listing has no children
+            continue
     return found
 
 
