@@ -20,7 +20,7 @@ import os
 import signal
 import sys
 
-from dekal.cli._stopping import stop_while_loading
+from dekal.cli._stopping import AS_COMMAND, stop_while_loading
 
 if os.path.basename(sys.argv[0] if sys.argv else "") == "dekal":
     if "__mp_main__" in sys.modules:
@@ -227,6 +227,7 @@ def main() -> None:
     and one line, never a traceback, and leaves no process behind (dekal.cli._stopping); a
     standard stream that is closed, full or gone is one line and its exit code
     (dekal._streams); so is a system limit met anywhere (descriptors, file size, disk)."""
+    AS_COMMAND.set()
     install_streams()
     guard_home()  # a missing $HOME: the libraries' caches go to a private folder
     adopt_orphans()  # what any process started leaves behind is handed to this one

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
+from dekal.cli._stopping import AS_COMMAND
 from dekal.proofs import portfolio, search
 from dekal.proofs._answer import (
     Answer,
@@ -164,8 +165,10 @@ def exit_now_if_work_was_left_behind(code: int) -> None:
     """After the answer: work abandoned at its deadline may still hold a core (a compile, a
     Z3 check); its children are stopped already, so the process ends here, at once. The
     `dekal` command ends here too: tearing down the interpreter (a search's memo, numba, Z3)
-    took a second of a busy machine after the answer was out."""
-    if LEFT_BEHIND.is_set() or is_the_dekal_command():
+    took a second of a busy machine after the answer was out. Only the command's own
+    process ends so (AS_COMMAND): a test or a program calling the app goes on, its
+    abandoned work stopping at its next look at the cancelled clock."""
+    if AS_COMMAND.is_set() and (LEFT_BEHIND.is_set() or is_the_dekal_command()):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

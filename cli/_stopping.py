@@ -51,6 +51,10 @@ def stop_while_loading() -> None:
         signal.signal(handled, _stopped_while_loading)
 
 
+AS_COMMAND = threading.Event()
+"""Set by the `dekal` command's main(): this process is the command, which may end itself
+at once after its answer (dekal.cli._solve_run). Unset when a program or a test calls the
+app in its own process: that process is never ended from inside."""
 STOP_GRACE = 10.0
 """Seconds the unwinding after a signal may take (engines get TERM_GRACE each to quit, a
 local Dask cluster some seconds to close) before the command ends anyway."""
