@@ -10,7 +10,7 @@ values left bring (each term ≥ 0), so the reveal cannot lower the minimum; tig
 below need keeps t + n·x below b, so it is never cut while it could matter.
 
 E4: for one value of a reveal with two `?` left, each push i's mean m_i has a bound
-f_i ≤ m_i (`proofs/_unknown_kernel._two_expected`); a push whose bound reaches
+f_i ≤ m_i (`proofs/_unknown_two.two_expected`); a push whose bound reaches
 min(smallest, e) is not scored and its bound stands in. Sound: the result r is ≤ min m_i
 (a bound from below, what a fail-soft search may return at or above its ceiling), and
 exact (r = min m_i) whenever min m_i < e, the only case where the sum stays below its

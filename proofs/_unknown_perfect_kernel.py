@@ -21,7 +21,7 @@ from __future__ import annotations
 from dekal.extras import needed
 from dekal.kernel._bits import points, push_grid
 from dekal.kernel._cache import compiled
-from dekal.proofs._unknown_kernel import NEIGHBOURS, refresh_cache
+from dekal.proofs._unknown_tables import NEIGHBOURS, refresh_cache
 
 with needed("the compiled perfect-information figure of --unknown"):
     import numpy as np
