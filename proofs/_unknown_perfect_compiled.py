@@ -1,7 +1,7 @@
 """U9's known-values optima on the compiled kernel (`proofs._unknown_perfect_kernel`): the
 same layouts and deals as `proofs._unknown_perfect`, with two savings that change no value.
 
-* The layouts are enumerated level by level on arrays, equal states merged by a sort.
+* The layouts are enumerated level by level on arrays, equal states merged on a hash table.
 * A deal is *reduced* before it is scored: a card whose value no face-up card holds and no
   other card of the deal holds can never be cancelled nor cancel (S1 needs an equal
   neighbour), so it scores exactly its value in every layout; it is replaced by a marker
@@ -69,10 +69,8 @@ def compiled_layouts(
             out_faces,
             out_numbers,
         )
-        pairs = np.empty(written, dtype=[("face", "<u8"), ("number", "<u8")])
-        pairs["face"], pairs["number"] = out_faces[:written], out_numbers[:written]
-        merged = np.unique(pairs)  # one state per distinct pair of words
-        faces, numbers = merged["face"].copy(), merged["number"].copy()
+        kept = kernel.distinct(out_faces, out_numbers, written)  # one state per pair of words
+        faces, numbers = out_faces[:kept].copy(), out_numbers[:kept].copy()
     return faces, numbers
 
 
