@@ -10,7 +10,7 @@ values left bring (each term ≥ 0), so the reveal cannot lower the minimum; tig
 below need keeps t + n·x below b, so it is never cut while it could matter.
 
 E4: for one value of a reveal with two `?` left, each push i's mean m_i has a bound
-f_i ≤ m_i (`proofs/_unknown_kernel._two_expected`); a push whose bound reaches
+f_i ≤ m_i (`proofs/_unknown_two.two_expected`); a push whose bound reaches
 min(smallest, e) is not scored and its bound stands in. Sound: the result r is ≤ min m_i
 (a bound from below, what a fail-soft search may return at or above its ceiling), and
 exact (r = min m_i) whenever min m_i < e, the only case where the sum stays below its
@@ -89,6 +89,33 @@ def _stand_in(k: Kernels, timeout: float) -> tuple[bool, str, str]:
     return proved, counterexample, f"{STAND_IN_PUSHES} pushes, bounds ≤ means < 2^58"
 
 
+GROUP_LAYOUTS = 16
+"""Layouts in the grouped scan's obligation (any number behaves alike: one min each)."""
+
+
+def _threshold(k: Kernels, timeout: float) -> tuple[bool, str, str]:
+    del k  # the driver's rule is restated here (`_unknown_perfect_compiled.compiled_optima`)
+    points = z3.IntVector("p", GROUP_LAYOUTS)
+    bounds = z3.IntVector("b", GROUP_LAYOUTS)
+    threshold, far = z3.Ints("T far")
+    ranges = [far == LARGEST, threshold >= 1, threshold < LARGEST]
+    for point, bound in zip(points, bounds, strict=True):
+        ranges += [point >= 0, point < LARGEST, bound <= point]
+    kept: Any = far  # the least over the layouts whose bound is below the threshold
+    least: Any = far
+    for point, bound in zip(points, bounds, strict=True):
+        kept = z3.If(z3.And(bound < threshold, point < kept), point, kept)
+        least = z3.If(point < least, point, least)
+    claim = z3.Implies(kept < threshold, kept == least)
+
+    def explain(found: Any) -> str:
+        pairs = [f"({found.eval(b)}, {found.eval(p)})" for b, p in zip(bounds, points, strict=True)]
+        return f"T = {found.eval(threshold)}; (bound, points) per layout: " + " ".join(pairs)
+
+    proved, counterexample = refute(claim, explain, timeout=timeout, assuming=ranges)
+    return proved, counterexample, f"{GROUP_LAYOUTS} layouts, bounds ≤ points < 2^58"
+
+
 OBLIGATIONS = (
     Obligation(
         "unknown.e2-ceiling",
@@ -101,5 +128,11 @@ OBLIGATIONS = (
         "U8/E4: a push whose bound reaches min(least so far, the cap) stands in by its bound: "
         "the value's least is bounded from below, and exact whenever it is below the cap",
         _stand_in,
+    ),
+    Obligation(
+        "unknown.u9-threshold",
+        "U9: a deal's least over the layouts bounded below a threshold, when below it, is its "
+        "least over every layout (each bound ≤ its layout's points)",
+        _threshold,
     ),
 )

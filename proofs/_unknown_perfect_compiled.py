@@ -1,13 +1,19 @@
 """U9's known-values optima on the compiled kernel (`proofs._unknown_perfect_kernel`): the
-same layouts and deals as `proofs._unknown_perfect`, with two savings that change no value.
+same layouts and deals as `proofs._unknown_perfect`, with three savings that change no value.
 
-* The layouts are enumerated level by level on arrays, equal states merged by a sort.
+* The layouts are enumerated level by level on arrays, equal states merged on a hash table.
 * A deal is *reduced* before it is scored: a card whose value no face-up card holds and no
   other card of the deal holds can never be cancelled nor cancel (S1 needs an equal
   neighbour), so it scores exactly its value in every layout; it is replaced by a marker
   (11..15, one per such card: unique, so never equal to anything) and its value added back
   after. Deals equal once reduced are scored once (pinned to the Python path by
   tests/solver/test_unknown_perfect_compiled.py).
+* The deals are scanned by group, the face-up values they hold: a face-up card next to a
+  card, with no equal face-up neighbour, of a value the deal does not hold scores whatever
+  the layout's cards are (S1), so `fixed` plus those cards bounds a layout from below under
+  every deal of the group (`group_bounds`); a deal is scanned first on the layouts bounded
+  below a threshold, and its least is exact when it is below it (U8's spirit: a bound
+  stands in only where it cannot be the minimum).
 """
 
 from __future__ import annotations
@@ -28,14 +34,16 @@ with needed("the compiled perfect-information figure of --unknown"):
 
 MARKS = (11, 12, 13, 14, 15)
 """Nibbles no card holds: the reduced deal's stand-ins for cards that can meet no equal."""
-MOST_STATES = 16_000_000
+MOST_STATES = 50_000_000
 """States one level may be expanded into: past it the layouts are out of reach, reported as
-OutOfTime before the memory is asked for (16 bytes a state in the expansion, again in the
-merged pairs and in the sort's copy: about 1 GB at most; eject k = 5 needs 19 million
-layouts, 2 GB and a minute: out of reach, U10's bounds answer there)."""
+OutOfTime before the memory is asked for (16 bytes a state in the expansion, up to 64 more
+in `distinct`'s table, at most half full)."""
 LEVEL_MARGIN = 2.0
 """How much longer than the last level's seconds per state a level is assumed to take (the
-merge's sort grows a little faster than the states)."""
+merge's table grows a little faster than the states)."""
+THRESHOLDS = (8, 16)
+"""The scan of a group's deals is tried on the layouts bounded below 8, then 16 (measured:
+eject k=5's optima are mostly 0–6), before every layout."""
 SLICE_SECONDS = 0.05  # the deadline is read between slices of deals this long
 FIRST_SLICE = 16
 
@@ -63,8 +71,8 @@ def compiled_layouts(
         room = len(faces) * left * 16
         if room > MOST_STATES:
             raise OutOfTime
-        # a level cannot be cut short, nor can a watchdog answer while it runs (the kernel
-        # and the sort hold the interpreter): one that cannot end in time is not begun
+        # a level cannot be cut short: one that cannot end in time is not begun (it would
+        # hold a core past the deadline, long after a watchdog has answered)
         if room * per_state * LEVEL_MARGIN > deadline.left():
             raise OutOfTime
         began = time.perf_counter()
@@ -79,10 +87,8 @@ def compiled_layouts(
             out_faces,
             out_numbers,
         )
-        pairs = np.empty(written, dtype=[("face", "<u8"), ("number", "<u8")])
-        pairs["face"], pairs["number"] = out_faces[:written], out_numbers[:written]
-        merged = np.unique(pairs)  # one state per distinct pair of words
-        faces, numbers = merged["face"].copy(), merged["number"].copy()
+        kept = kernel.distinct(out_faces, out_numbers, written)  # one state per pair of words
+        faces, numbers = out_faces[:kept].copy(), out_numbers[:kept].copy()
         per_state = (time.perf_counter() - began) / room
     return faces, numbers
 
@@ -115,27 +121,67 @@ def compiled_optima(position: UnknownPosition, deadline: Deadline) -> KnownOptim
     faces, numbers = compiled_layouts(position, deadline)
     k = len(position.face_down)
     fixed, shifts = kernel.fixed_and_shifts(faces, numbers, k)
+    sums = kernel.loose_sums(faces, numbers)
     order = np.argsort(fixed, kind="stable")  # the scan stops at the first fixed ≥ best
-    faces, shifts, fixed = faces[order], shifts[order], fixed[order]
+    faces, shifts, fixed, sums = faces[order], shifts[order], fixed[order], sums[order]
     keys, rows = reduced(position)
     table = np.array(keys, dtype=np.int64).reshape(len(keys), k)
     marks = np.where(table > 10, table, 0).sum(axis=1).astype(np.int64)
+    face_up = sum(1 << v for v in set(position.grid) if v != UNKNOWN)
+    present = np.zeros(len(keys), dtype=np.int64)  # the face-up values each deal holds
+    for card in range(k):
+        present |= np.where(table[:, card] <= 10, np.left_shift(1, table[:, card]), 0)
+    present &= face_up
     least = np.empty(len(keys), dtype=np.int64)
-    start, size = 0, FIRST_SLICE
-    while start < len(keys):
-        if deadline.expired():
-            raise OutOfTime
-        began = time.perf_counter()
-        stop = min(len(keys), start + size)
-        least[start:stop] = kernel.least_scores(
-            faces, shifts, fixed, table[start:stop], marks[start:stop]
-        )
-        took = time.perf_counter() - began
-        start = stop
-        size = max(FIRST_SLICE, int(min(size * 4, size * SLICE_SECONDS / max(took, 1e-6))))
+    bounds = np.empty(len(fixed), dtype=np.int64)
+    for group in np.unique(present).tolist():
+        members = np.flatnonzero(present == group)
+        kernel.group_bounds(fixed, sums, group, bounds)
+        for threshold in THRESHOLDS:
+            # a deal whose least over the layouts bounded below `threshold` is below it has
+            # that least over all of them: every other layout scores ≥ its bound ≥ threshold
+            kept = np.flatnonzero(bounds < threshold)
+            kept = kept[np.argsort(bounds[kept], kind="stable")]
+            found = _scan(
+                faces[kept], shifts[kept], bounds[kept], table[members], marks[members], deadline
+            )
+            exact = found < threshold
+            least[members[exact]] = found[exact]
+            members = members[~exact]
+            if not len(members):
+                break
+        if len(members):
+            least[members] = _scan(faces, shifts, fixed, table[members], marks[members], deadline)
     total, worst = 0, 0
     for which, extra, weight in rows:
         best = int(least[which]) + extra
         total += best * weight
         worst = max(worst, best)
     return KnownOptima(Fraction(total, falling(position.unseen_total, k)), worst)
+
+
+def _scan(
+    faces: NDArray[np.uint64],
+    shifts: NDArray[np.uint64],
+    bounds: NDArray[np.int64],
+    table: NDArray[np.int64],
+    marks: NDArray[np.int64],
+    deadline: Deadline,
+) -> NDArray[np.int64]:
+    """`least_scores` of the deals of `table`, in slices between which the deadline is read."""
+    from dekal.proofs import _unknown_perfect_kernel as kernel
+
+    least = np.empty(len(table), dtype=np.int64)
+    start, size = 0, FIRST_SLICE
+    while start < len(table):
+        if deadline.expired():
+            raise OutOfTime
+        began = time.perf_counter()
+        stop = min(len(table), start + size)
+        least[start:stop] = kernel.least_scores(
+            faces, shifts, bounds, table[start:stop], marks[start:stop]
+        )
+        took = time.perf_counter() - began
+        start = stop
+        size = max(FIRST_SLICE, int(min(size * 4, size * SLICE_SECONDS / max(took, 1e-6))))
+    return least

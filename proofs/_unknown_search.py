@@ -260,8 +260,10 @@ class CompiledGame(_Game):
 
         from dekal.kernel import _tables as kernel_tables
         from dekal.proofs import _unknown_kernel as kernel
+        from dekal.proofs._unknown_tables import FAR
 
         self.kernel = kernel
+        self.far = FAR
         self.np = np
         self.steps = kernel_tables.STEPS
         self.pushes = kernel_tables.PUSH_COUNT
@@ -280,8 +282,7 @@ class CompiledGame(_Game):
                 raise OutOfTime
             state = self.np.array([0, self.budget, 0, int(self.prune)], dtype=self.np.int64)
             began = time.perf_counter()
-            far = self.kernel.FAR
-            ceiling = far if high is None else high
+            ceiling = self.far if high is None else high
             window = (-1, ceiling) if which == "guaranteed" else (ceiling,)
             found = function(
                 word,

@@ -1,7 +1,7 @@
-"""The compiled search of --unknown (proofs/_unknown_kernel.py) against the Python search
-(proofs/_unknown_search.py): the same guaranteed and expected values and the same first
-steps (U5–U7), pruning on and off (U8), slide and eject. The Python search is itself pinned
-to the brute force on the reference engine (test_unknown_search.py)."""
+"""The compiled search of --unknown (proofs/_unknown_kernel.py, _unknown_two.py) against the
+Python search (proofs/_unknown_search.py): the same guaranteed and expected values and the
+same first steps (U5–U7), pruning on and off (U8), slide and eject. The Python search is
+itself pinned to the brute force on the reference engine (test_unknown_search.py)."""
 
 from __future__ import annotations
 
@@ -105,18 +105,18 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
     grid's points."""
     from dekal import bits, tables
     from dekal.kernel import _tables as kernel_tables
-    from dekal.proofs import _unknown_kernel as kernel
+    from dekal.proofs import _unknown_two as two
 
     grid = bits.pack(position.grid)
     legal = tables.LEGAL[position.variant]
-    terms = np.empty((16, 16, kernel.TERMS), dtype=np.int32)
+    terms = np.empty((16, 16, two.TERMS), dtype=np.int32)
     floors = np.empty(11, dtype=np.int64)
     starts = np.empty(11, dtype=np.int64)
     seconds_least = np.empty((16, 11), dtype=np.int64)
     push_starts = np.empty((16, 11), dtype=np.int64)
     least = np.empty(10, dtype=np.int64)
     for cell in position.face_down:
-        count = kernel.two_terms(
+        count = two.two_terms(
             np.uint64(grid),
             cell,
             kernel_tables.STEPS,
@@ -136,7 +136,7 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
                 int(bits.score_points(bits.push_grid(child, last, second)))
                 for _, last in legal[other]
             )
-            kernel.two_least(terms, index, first, least)
+            two.two_least(terms, index, first, least)
             assert int(least[second - 1]) == plain
             # E3's bounds: below every pair's points, whatever the pushes
             assert 0 <= int(floors[first]) <= plain

@@ -66,6 +66,55 @@ def test_fixed_bounds_every_deals_points_from_below_S1_S2(
 
 
 @FEW
+@given(positions(most_unknown=3), st.randoms(use_true_random=False))
+def test_a_groups_bound_is_below_every_deal_of_the_group_S1_S2(
+    position: UnknownPosition, rng: random.Random
+) -> None:
+    """The grouped scan's rule: `fixed` plus the loose face-up cards of the values a deal
+    does not hold is ≤ the layout's points under that deal, markers included."""
+    from dekal.proofs import _unknown_perfect_kernel as kernel
+    from dekal.proofs._unknown_perfect import _placed
+
+    found = layouts(position)[:200]
+    k = len(position.face_down)
+    faces = np.array([f for f, _ in found], dtype=np.uint64)
+    numbers = np.array([n for _, n in found], dtype=np.uint64)
+    fixed, _ = kernel.fixed_and_shifts(faces, numbers, k)
+    sums = kernel.loose_sums(faces, numbers)
+    bounds = np.empty(len(found), dtype=np.int64)
+    for row, layout in enumerate(found):
+        marks = iter(rng.sample(range(11, 16), 5))
+        deal = tuple(next(marks) if rng.random() < 0.3 else rng.randint(1, 10) for _ in range(k))
+        kernel.group_bounds(fixed, sums, sum(1 << v for v in set(deal) if v <= 10), bounds)
+        points = bits.score(_placed(layout, deal))[0] - sum(v for v in deal if v > 10)
+        assert int(fixed[row]) <= int(bounds[row]) <= points
+
+
+@FEW
+@given(positions(most_unknown=4).filter(lambda p: len(p.face_down) >= 3))
+def test_the_grouped_scan_is_the_plain_scan_U9(position: UnknownPosition) -> None:
+    """Every deal's least by the grouped scan (thresholds, then every layout) is the plain
+    scan's over every layout sorted by `fixed`."""
+    from dekal.proofs import _unknown_perfect_kernel as kernel
+    from dekal.proofs._unknown_perfect_compiled import compiled_layouts, compiled_optima, reduced
+    from dekal.proofs._unknown_search import falling
+
+    faces, numbers = compiled_layouts(position, Deadline(60.0))
+    k = len(position.face_down)
+    fixed, shifts = kernel.fixed_and_shifts(faces, numbers, k)
+    order = np.argsort(fixed, kind="stable")
+    keys, rows = reduced(position)
+    table = np.array(keys, dtype=np.int64).reshape(len(keys), k)
+    marks = np.where(table > 10, table, 0).sum(axis=1).astype(np.int64)
+    least = kernel.least_scores(faces[order], shifts[order], fixed[order], table, marks)
+    plain = sum((int(least[which]) + extra) * weight for which, extra, weight in rows)
+    grouped = compiled_optima(position, Deadline(60.0))
+    scale = falling(position.unseen_total, k)
+    assert grouped.mean * scale == plain
+    assert grouped.worst == max(int(least[which]) + extra for which, extra, _ in rows)
+
+
+@FEW
 @given(positions(most_unknown=3))
 def test_a_card_no_other_card_or_face_up_card_equals_scores_its_value_S1(
     position: UnknownPosition,
