@@ -290,37 +290,18 @@ def _kernel_compiled_once(computed_once: Callable[[str, Callable[[], bool]], boo
 _COMPILER = pytest.StashKey["subprocess.Popen[bytes]"]()
 
 
-def _bytecode_cached_in(shared: Path) -> None:
-    """Under PYTHONDONTWRITEBYTECODE (or -B) no process of the run caches the bytecode it
-    compiles, so each one compiles every module it imports from source: each xdist worker
-    the whole test tree (collecting cost 12 s of CPU so, 5 s with the bytecode cached,
-    measured on a loaded machine), and each `dekal` or engine a test starts (hundreds) the
-    modules it imports. So the run caches bytecode in its own temporary tree instead
-    (PYTHONPYCACHEPREFIX, which the workers and every child inherit): compiled once per
-    run, and still never written next to the sources, which is what the setting is for."""
-    if not (sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
-        return  # bytecode is cached where Python caches it
-    if sys.pycache_prefix or os.environ.get("PYTHONPYCACHEPREFIX"):
-        return  # the user chose where it goes
-    prefix = str(shared / "bytecode")
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = prefix
-    sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
-
-
 @pytest.hookimpl(trylast=True)  # after pytest's own configure has set up the temporary tree
 def pytest_configure(config: pytest.Config) -> None:
-    """The run's bytecode is cached once (_bytecode_cached_in), by the controller (or the
-    one process of `-n 0`) before any worker starts. Under xdist the controller then starts
-    the kernel's compilation in a process of its own: it takes the lock of
-    `_kernel_compiled_once` and compiles (about 20 s of CPU when cold) while the workers
-    start and collect (about 9 s each), instead of after, with the workers waiting."""
-    if os.environ.get("PYTEST_XDIST_WORKER"):
+    """Under xdist the controller starts the kernel's compilation in a process of its own
+    before the workers start: it takes the lock of `_kernel_compiled_once` and compiles
+    (about 20 s of CPU when cold) while the workers start and collect (about 9 s each),
+    instead of after, with the workers waiting. (The run's bytecode is not redirected to a
+    cache of its own: PYTHONPYCACHEPREFIX makes Python ignore the bytecode .ci/run compiles
+    into the venv; a fresh clone's run took 366 s with it and 356 s without, no gain.)"""
+    workers = getattr(config.option, "numprocesses", None)
+    if os.environ.get("PYTEST_XDIST_WORKER") or not workers:
         return
     shared = config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]
-    _bytecode_cached_in(shared)
-    if not getattr(config.option, "numprocesses", None):
-        return
     if importlib.util.find_spec("numba") is None:
         return
     script = (
