@@ -78,17 +78,10 @@ _remembered_cards = functools.lru_cache(maxsize=1024)(_cards_text)
 
 
 def format_grid_cells(cells: Cells, public: bool = False) -> str:
-    written = _written_grids.get((id(cells), public))
-    if written is not None and written[0] is cells:
-        return written[1]
     try:
-        text = _remembered_grid(cells, public)
+        return _remembered_grid(cells, public)
     except TypeError:  # cells given as a list: written out, not remembered
         return _grid_text(cells, public)
-    if len(_written_grids) >= GRIDS_HELD:
-        _written_grids.clear()
-    _written_grids[id(cells), public] = (cells, text)
-    return text
 
 
 def _grid_text(cells: Cells, public: bool) -> str:
@@ -99,16 +92,6 @@ def _grid_text(cells: Cells, public: bool) -> str:
 # Remembered: a grid is a tuple of frozen Cards, and the seats that did not act write theirs
 # again at every position.
 _remembered_grid = functools.lru_cache(maxsize=4096)(_grid_text)
-
-GRIDS_HELD = 4096
-"""How many grids _written_grids holds before it starts again."""
-
-_written_grids: dict[tuple[int, bool], tuple[Cells, str]] = {}
-"""The text of the very grids just written, by identity: the next position shares the
-tuples of every seat that did not act (dataclasses.replace), and finding a tuple by its id
-skips hashing its sixteen Cards, which the lookup by value above does at every call (a
-tenth of a whole-suite run on the reference). The entry holds the tuple itself, so its id
-is not reused while the entry lives; a tuple of frozen Cards writes one text for good."""
 
 
 class PositionFields(Protocol):
