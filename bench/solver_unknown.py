@@ -5,10 +5,10 @@
 
 For every k (unknown cells) and push rule, the same seeded positions (grids of --values
 distinct values, k `?` cells, the deck's unseen cards) are given to
-* brute: tests/solver/unknown_brute.py, the literal recursion on dekal_ref (no memo, no
+* brute: tests/solver/unknown/unknown_brute.py, the literal recursion on dekal_ref (no memo, no
   pruning: guaranteed and expected), only while its median stays under --limit, the
   yardstick of the ratios;
-* python: proofs._unknown_search.solve(compiled=False), the memoised Python search;
+* python: proofs._unknown.search.solve(compiled=False), the memoised Python search;
 * each answer as `dekal solve --unknown` computes it, on the kernels (their first calls
   compile or load them: those calls are not timed): `guaranteed` (solve_guaranteed: the
   value and its first step), `expected` (solve given the guarantee: U6's value and first
@@ -39,14 +39,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "solver")
 
 import unknown_brute as brute  # noqa: E402
 
-from dekal.proofs._unknown_perfect import known_optima  # noqa: E402
-from dekal.proofs._unknown_position import (  # noqa: E402
+from dekal.proofs._unknown.perfect import known_optima  # noqa: E402
+from dekal.proofs._unknown.position import (  # noqa: E402
     UNKNOWN,
     UnknownPosition,
     format_unknown_grid,
     make_unknown,
 )
-from dekal.proofs._unknown_search import OutOfTime, solve, solve_guaranteed  # noqa: E402
+from dekal.proofs._unknown.search import OutOfTime, solve, solve_guaranteed  # noqa: E402
 from dekal.proofs.limits import Deadline  # noqa: E402
 
 GROWTH = 30

@@ -12,7 +12,7 @@ at random (a uniformly random `?` cell revealed, its value drawn from the deck l
 face-up cards, U2, pushed in by a uniformly random legal push, U3), leaving k unknown cells,
 k = 1..4 in turn (eject: 1..3, --eject-k); the unseen cards are the deck less the face-up
 ones (U2's default). For each position, exactly (fractions, by the search of
-proofs/_unknown_search.py):
+proofs/_unknown/search.py):
 
 * `optimum`: U6's expected value;
 * a *choice*'s loss: the expected final score of playing that choice's first step (its
@@ -20,7 +20,7 @@ proofs/_unknown_search.py):
   It is ≥ 0, and 0 exactly when the first step is an optimal one: the figure isolates the
   decision itself, not what the policy does later;
 * `greedy_policy` loss: the greedy strategy played to the end (its exact expectation,
-  proofs/_unknown_greedy.py) less the optimum: what playing greedy throughout costs.
+  proofs/_unknown/greedy.py) less the optimum: what playing greedy throughout costs.
 
 The choices are the bots' policies made solo. greedy (bots/_greedy.py; U10): reveal the first
 `?` cell in reading order, push where the visible score (face-down cards counting nothing)
@@ -73,10 +73,10 @@ from dekal import bits, tables
 from dekal.bots._greedy import greedy_push_index
 from dekal.extras import available
 from dekal.proofs import _bounds as bounds
-from dekal.proofs._unknown_greedy import greedy_values
-from dekal.proofs._unknown_position import COPIES, VALUES, UnknownPosition, deck_less
-from dekal.proofs._unknown_puzzle import drawn_position
-from dekal.proofs._unknown_search import CompiledGame, _Game, falling, fits
+from dekal.proofs._unknown.greedy import greedy_values
+from dekal.proofs._unknown.position import COPIES, VALUES, UnknownPosition, deck_less
+from dekal.proofs._unknown.puzzle import drawn_position
+from dekal.proofs._unknown.search import CompiledGame, _Game, falling, fits
 from dekal.proofs.limits import Deadline
 from dekal.proofs.puzzle import KEY_CARDS, make_puzzle
 from dekal.proofs.search import minimum

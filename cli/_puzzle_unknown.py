@@ -1,4 +1,4 @@
-"""`dekal puzzle --unknown`: a guarantee puzzle (proofs/_unknown_puzzle.py), shown, and the
+"""`dekal puzzle --unknown`: a guarantee puzzle (proofs/_unknown/puzzle.py), shown, and the
 player's reveal checked against the proved guarantees (spec/solo-unknown.md, U5)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from rich.text import Text
 from dekal.cli._common import EXIT_VERDICT, fail, out, print_json, user_errors
 from dekal.cli._pictures import legend, looks_picture
 from dekal.cli._written import write_output, wrote
-from dekal.proofs._unknown_position import UNKNOWN, format_unknown_grid
-from dekal.proofs._unknown_puzzle import GuaranteePuzzle, guarantee_puzzle
+from dekal.proofs._unknown.position import UNKNOWN, format_unknown_grid
+from dekal.proofs._unknown.puzzle import GuaranteePuzzle, guarantee_puzzle
 from dekal_ref.notation import cell_name, parse_cell
 from dekal_ref.picture import FACE_DOWN, FACE_UP, CardLook
 from dekal_ref.svg import guarantee_svg
@@ -184,4 +184,4 @@ def _show_solution(found: GuaranteePuzzle) -> None:
     out.print("  reveal  guaranteed  expected")
     for row in found.solution_json()["ranking"]:
         out.print(f"  {row['reveal']:>6}  {row['guaranteed']:>10}  {row['expected']:>8.4f}")
-    out.print(Text("proved by exhaustive search (proofs/_unknown_search.py)", style="dim"))
+    out.print(Text("proved by exhaustive search (proofs/_unknown/search.py)", style="dim"))

@@ -2,7 +2,7 @@
 the face-down cards are unknown (spec/solo-unknown.md, U1–U10), printed or as JSON.
 
 The question is read into an `UnknownPosition` (errors name the field: `grid`, `unseen`,
-`variant`), answered by `dekal.proofs._unknown_answer` under the command's one deadline,
+`variant`), answered by `dekal.proofs._unknown.answer` under the command's one deadline,
 and reported: the three values, exact or as bounds (exit code 4 when a bound is left), and
 the strategy table of the first step.
 """
@@ -20,7 +20,7 @@ from dekal.cli._rates import duration
 from dekal.cli._solve_run import on_time
 from dekal.cli._written import write_output, wrote
 from dekal.proofs._answer import Progress
-from dekal.proofs._unknown_answer import (
+from dekal.proofs._unknown.answer import (
     Board,
     Bounded,
     UnknownAnswer,
@@ -28,13 +28,13 @@ from dekal.proofs._unknown_answer import (
     answer_so_far,
     fraction_text,
 )
-from dekal.proofs._unknown_position import (
+from dekal.proofs._unknown.position import (
     UNKNOWN,
     UnknownPosition,
     format_unknown_grid,
     make_unknown,
 )
-from dekal.proofs._unknown_search import FirstStep
+from dekal.proofs._unknown.search import FirstStep
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
 from dekal_ref.picture import FACE_DOWN, FACE_UP, CardLook

@@ -1,16 +1,16 @@
 """Obligations: the arithmetic of the unknown-card search's pruning rules (spec/solo-unknown.md,
 U8). The rules' effect on whole searches is pinned to the brute force by tests
-(tests/solver/test_unknown_search.py, test_unknown_kernel.py); what Z3 proves here is the
+(tests/solver/unknown/test_unknown_search.py, test_unknown_kernel.py); what Z3 proves here is the
 integer steps those tests could miss at the edges: E2's ceiling and E4's stand-in bounds.
 
 E2: a reveal whose sum so far is t < b (the ceiling) and a value v of count n ≥ 1: the
-kernel (`proofs/_unknown_kernel.expected`) searches v's pushes below
+kernel (`proofs._unknown.kernel.expected`) searches v's pushes below
 need = (b − t + n − 1) // n. Sound: a push at or above need takes the sum to b whatever the
 values left bring (each term ≥ 0), so the reveal cannot lower the minimum; tight: a push
 below need keeps t + n·x below b, so it is never cut while it could matter.
 
 E4: for one value of a reveal with two `?` left, each push i's mean m_i has a bound
-f_i ≤ m_i (`proofs/_unknown_two.two_expected`); a push whose bound reaches
+f_i ≤ m_i (`proofs._unknown.two.two_expected`); a push whose bound reaches
 min(smallest, e) is not scored and its bound stands in. Sound: the result r is ≤ min m_i
 (a bound from below, what a fail-soft search may return at or above its ceiling), and
 exact (r = min m_i) whenever min m_i < e, the only case where the sum stays below its
@@ -26,7 +26,7 @@ import z3  # type: ignore[import-untyped]
 from dekal.proofs._obligation import Kernels, Obligation, refute
 
 LARGEST = 1 << 58
-"""The kernel's FAR: every scaled value and ceiling lies below it (`_unknown_search.fits`)."""
+"""The kernel's FAR: every scaled value and ceiling lies below it (`_unknown.search.fits`)."""
 MOST_COPIES = 100
 """A count n is at most the deck's 100 cards."""
 
@@ -94,7 +94,7 @@ GROUP_LAYOUTS = 16
 
 
 def _threshold(k: Kernels, timeout: float) -> tuple[bool, str, str]:
-    del k  # the driver's rule is restated here (`_unknown_perfect_compiled.compiled_optima`)
+    del k  # the driver's rule is restated here (`_unknown.perfect_compiled.compiled_optima`)
     points = z3.IntVector("p", GROUP_LAYOUTS)
     bounds = z3.IntVector("b", GROUP_LAYOUTS)
     threshold, far = z3.Ints("T far")

@@ -113,12 +113,12 @@ def _child(question: str, puzzle: Puzzle, seconds: float, extra: Any, pipe: Conn
             result = z3_solve.minimum(
                 puzzle, deadline=deadline, progress=progress, first=first, warm=warm
             )
-        elif question == "unknown_guaranteed":  # puzzle: an UnknownPosition (_unknown_race)
-            from dekal.proofs import _unknown_z3
-            from dekal.proofs._unknown_search import OutOfTime
+        elif question == "unknown_guaranteed":  # puzzle: an UnknownPosition (_unknown.race)
+            from dekal.proofs._unknown import z3_tree
+            from dekal.proofs._unknown.search import OutOfTime
 
             try:
-                result = _unknown_z3.guaranteed(cast(Any, puzzle), deadline=deadline)
+                result = z3_tree.guaranteed(cast(Any, puzzle), deadline=deadline)
             except OutOfTime as error:
                 raise GaveUp("z3 found no proof of the guarantee in time") from error
         elif question == "at_most":

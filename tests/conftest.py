@@ -262,9 +262,9 @@ def _compile_the_kernel() -> bool:
     puzzle = make_puzzle(parse_grid("1234/5678/9T12/3456"), incoming=(7, 8, 9), variant="eject")
     search.minimum(puzzle, timeout=60, compiled=True)
     # the --unknown solver's kernels (guaranteed, expected, perfect information), both pushes
-    from dekal.proofs._unknown_perfect import perfect_information
-    from dekal.proofs._unknown_position import make_unknown
-    from dekal.proofs._unknown_search import solve
+    from dekal.proofs._unknown.perfect import perfect_information
+    from dekal.proofs._unknown.position import make_unknown
+    from dekal.proofs._unknown.search import solve
 
     for variant in ("slide", "eject"):
         position = make_unknown("T133/1?11/?231/2231", variant=variant)

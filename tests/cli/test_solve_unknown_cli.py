@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from dekal.cli._app import app
-from dekal.proofs._unknown_position import make_unknown
-from dekal.proofs._unknown_search import solve
+from dekal.proofs._unknown.position import make_unknown
+from dekal.proofs._unknown.search import solve
 
 runner = CliRunner()
 EXAMPLE = ("T133/1?11/?231/2231", "1,1,T")

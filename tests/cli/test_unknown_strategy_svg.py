@@ -11,8 +11,8 @@ from xml.etree import ElementTree as ET
 from typer.testing import CliRunner, Result
 
 from dekal.cli._app import app
-from dekal.proofs._unknown_position import make_unknown
-from dekal.proofs._unknown_search import solve
+from dekal.proofs._unknown.position import make_unknown
+from dekal.proofs._unknown.search import solve
 from dekal_ref.svg import SVG_NAMESPACE
 
 runner = CliRunner()

@@ -13,6 +13,7 @@ FOLDERS = {
     "rules": "dekal_ref/ and spec/rules.md, spec/notation.md",
     "engine": "engine/ (dekal, dekal.kernel)",
     "solver": "proofs/ and `dekal solve`, `puzzle`, `prove`",
+    "solver/unknown": "proofs/_unknown/: `dekal solve --unknown` (spec/solo-unknown.md)",
     "bots": "bots/ and `dekal advise`, `annotate`, `play`",
     "simulation": "simulation/ and `dekal simulate`",
     "cli": "what every command shares: help, errors, paths, signals, the core install",

@@ -1,6 +1,6 @@
 """`guaranteed` (spec/solo-unknown.md, U5) by two methods at once, the first proof wins: the
-exhaustive search (`proofs._unknown_search`) in this process, Z3's strategy tree
-(`proofs._unknown_z3`) in a child, with the portfolio's race (`proofs.portfolio._Race`:
+exhaustive search (`proofs._unknown.search`) in this process, Z3's strategy tree
+(`proofs._unknown.z3_tree`) in a child, with the portfolio's race (`proofs.portfolio._Race`:
 the child under the caller's deadline, the loser stopped at once, the child always reaped).
 
 No race when there is nothing to race for: a position with fewer than RACE_FROM unknown
@@ -14,8 +14,8 @@ from typing import Any
 
 from dekal.proofs import portfolio
 from dekal.proofs._answer import Progress, quiet
-from dekal.proofs._unknown_position import UnknownPosition
-from dekal.proofs._unknown_search import FirstStep, OutOfTime, solve_guaranteed
+from dekal.proofs._unknown.position import UnknownPosition
+from dekal.proofs._unknown.search import FirstStep, OutOfTime, solve_guaranteed
 from dekal.proofs.limits import Deadline
 
 RACE_FROM = 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dekal.proofs._unknown_position import UNKNOWN, deck_less, format_unknown_grid, make_unknown
+from dekal.proofs._unknown.position import UNKNOWN, deck_less, format_unknown_grid, make_unknown
 from dekal.proofs.puzzle import PuzzleError
 
 

@@ -18,12 +18,12 @@ from typing import Any
 
 from dekal import bits, tables
 from dekal.proofs._answer import Progress, quiet
-from dekal.proofs._unknown_deals import KnownOptima
-from dekal.proofs._unknown_greedy import StrategyValues, greedy_values
-from dekal.proofs._unknown_perfect import MOST_CARDS, known_optima
-from dekal.proofs._unknown_position import VALUES, UnknownPosition
-from dekal.proofs._unknown_race import race_guaranteed
-from dekal.proofs._unknown_search import Exact, FirstStep, OutOfTime, solve
+from dekal.proofs._unknown.deals import KnownOptima
+from dekal.proofs._unknown.greedy import StrategyValues, greedy_values
+from dekal.proofs._unknown.perfect import MOST_CARDS, known_optima
+from dekal.proofs._unknown.position import VALUES, UnknownPosition
+from dekal.proofs._unknown.race import race_guaranteed
+from dekal.proofs._unknown.search import Exact, FirstStep, OutOfTime, solve
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
 
@@ -187,7 +187,7 @@ def answer(
 ) -> UnknownAnswer:
     """The three values within the deadline (default: none), exact where the work finished.
     `board`, when given, holds the greedy values as soon as they are known. `guaranteed` is
-    raced against Z3 (`_unknown_race`; `race`: even on a small position); `method` names
+    raced against Z3 (`_unknown.race`; `race`: even on a small position); `method` names
     who proved it."""
     started = time.perf_counter()
     deadline = deadline or Deadline(3600.0 * 24)

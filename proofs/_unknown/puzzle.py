@@ -7,7 +7,7 @@ drawn by the solo rules: sixteen cards dealt face down, then 16 − k steps play
 (a random `?` cell revealed, its value drawn from the unseen cards, a random legal push),
 leaving k = 2 or 3 unknown cells (eject: 2, UNKNOWN_CELLS). The question: *which `?` do
 you reveal first to guarantee the lowest final score, whatever values come?* Its answer
-is proved by the search of proofs/_unknown_search.py: every first reveal's guarantee is
+is proved by the search of proofs/_unknown/search.py: every first reveal's guarantee is
 exact (U5's max over values of min over pushes, each child's guarantee searched
 exhaustively), and a seed is kept only when
 exactly one reveal reaches the least guarantee (otherwise the next draw is tried, so the
@@ -28,14 +28,14 @@ from typing import Any
 
 from dekal import bits, tables
 from dekal.proofs._puzzle_rating import CLOSE_POINTS, LEVELS, difficulty_of, level_of
-from dekal.proofs._unknown_position import (
+from dekal.proofs._unknown.position import (
     COPIES,
     VALUES,
     UnknownPosition,
     deck_less,
     format_unknown_grid,
 )
-from dekal.proofs._unknown_search import _Game, falling
+from dekal.proofs._unknown.search import _Game, falling
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
 
@@ -108,7 +108,7 @@ class GuaranteePuzzle:
                 }
                 for r in sorted(self.reveals, key=lambda r: (r.guaranteed, r.cell))
             ],
-            "proved_by": "exhaustive search (proofs/_unknown_search.py)",
+            "proved_by": "exhaustive search (proofs/_unknown/search.py)",
         }
 
 

@@ -1,5 +1,5 @@
-"""The compiled search of --unknown (proofs/_unknown_kernel.py, _unknown_two.py) against the
-Python search (proofs/_unknown_search.py): the same guaranteed and expected values and the
+"""The compiled search of --unknown (proofs/_unknown/kernel.py, two.py) against the
+Python search (proofs/_unknown/search.py): the same guaranteed and expected values and the
 same first steps (U5–U7), pruning on and off (U8), slide and eject. The Python search is
 itself pinned to the brute force on the reference engine (test_unknown_search.py)."""
 
@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_unknown_search import positions, reference
 
-from dekal.proofs._unknown_position import VALUES, UnknownPosition, make_unknown
-from dekal.proofs._unknown_search import solve
+from dekal.proofs._unknown.position import VALUES, UnknownPosition, make_unknown
+from dekal.proofs._unknown.search import solve
 from dekal.proofs.limits import Deadline
 
 pytest.importorskip("numba")
@@ -42,7 +42,7 @@ def test_the_compiled_search_is_the_python_search_U5_U6_U7(
 
 
 def test_a_search_out_of_time_says_so_and_gives_no_value_U10() -> None:
-    from dekal.proofs._unknown_search import OutOfTime
+    from dekal.proofs._unknown.search import OutOfTime
 
     position = make_unknown("9T9?/5T5?/37?7/1T1?", variant="eject")
     with pytest.raises(OutOfTime):
@@ -73,7 +73,7 @@ def test_the_last_cells_least_points_are_the_plain_scoring_S1_S2(
     """The four-update rule of `last_least` against pushing and scoring every grid."""
     from dekal import bits, tables
     from dekal.kernel import _tables as kernel_tables
-    from dekal.proofs import _unknown_kernel as kernel
+    from dekal.proofs._unknown import kernel as kernel
 
     grid = bits.pack(position.grid)
     least = kernel.last_least(
@@ -105,7 +105,7 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
     grid's points."""
     from dekal import bits, tables
     from dekal.kernel import _tables as kernel_tables
-    from dekal.proofs import _unknown_two as two
+    from dekal.proofs._unknown import two as two
 
     grid = bits.pack(position.grid)
     legal = tables.LEGAL[position.variant]

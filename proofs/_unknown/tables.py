@@ -17,12 +17,12 @@ with needed("the compiled search of --unknown"):
 
 HERE = Path(__file__).resolve().parent
 COMPILED_SOURCES = (
-    "_unknown_tables.py",
-    "_unknown_two.py",
-    "_unknown_kernel.py",
-    "_unknown_perfect_kernel.py",
+    "tables.py",
+    "two.py",
+    "kernel.py",
+    "perfect_kernel.py",
 )
-"""The files of proofs/ whose text the compiled --unknown code depends on: the compiled
+"""The files of proofs/_unknown/ whose text the compiled --unknown code depends on: the compiled
 modules and the tables they freeze into their code (a numba global is a constant)."""
 FAR = 1 << 58
 """Above every value: the driver keeps scaled expectations below it (`fits`)."""
@@ -70,7 +70,7 @@ def sources_digest() -> str:
 
 def refresh_cache(function: object, source: str) -> None:
     """numba caches a file's code keyed by that file alone, but compiles the game kernel's
-    functions and this module's tables (and, for the search, `_unknown_two`'s functions)
+    functions and this module's tables (and, for the search, `_unknown.two`'s functions)
     into it: drop the file's cached code when any of those sources changed (the kernel's own
     rule, dekal.kernel._cache). `function`: one of the file's compiled functions (numba says
     where it caches)."""

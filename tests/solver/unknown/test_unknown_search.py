@@ -16,17 +16,17 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from dekal.proofs import search
-from dekal.proofs._unknown_answer import answer
-from dekal.proofs._unknown_deals import deals
-from dekal.proofs._unknown_greedy import greedy_values
-from dekal.proofs._unknown_perfect import layouts, perfect_information
-from dekal.proofs._unknown_position import (
+from dekal.proofs._unknown.answer import answer
+from dekal.proofs._unknown.deals import deals
+from dekal.proofs._unknown.greedy import greedy_values
+from dekal.proofs._unknown.perfect import layouts, perfect_information
+from dekal.proofs._unknown.position import (
     UNKNOWN,
     UnknownPosition,
     format_unknown_grid,
     make_unknown,
 )
-from dekal.proofs._unknown_search import falling, solve
+from dekal.proofs._unknown.search import falling, solve
 from dekal.proofs.puzzle import PuzzleError, make_puzzle
 from dekal_ref.notation import CELLS
 from dekal_ref.push import legal_pushes

@@ -1,4 +1,4 @@
-"""Guarantee puzzles (proofs/_unknown_puzzle.py): the answer is U5's, proved, and the same
+"""Guarantee puzzles (proofs/_unknown/puzzle.py): the answer is U5's, proved, and the same
 seed gives the same puzzle; `dekal puzzle --unknown` shows it and checks a reveal."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import unknown_brute as brute
 from typer.testing import CliRunner, Result
 
 from dekal.cli._app import app
-from dekal.proofs._unknown_position import UNKNOWN
-from dekal.proofs._unknown_puzzle import guarantee_puzzle
+from dekal.proofs._unknown.position import UNKNOWN
+from dekal.proofs._unknown.puzzle import guarantee_puzzle
 from dekal_ref.notation import cell_name
 from dekal_ref.push import legal_pushes, push_card
 from dekal_ref.svg import SVG_NAMESPACE

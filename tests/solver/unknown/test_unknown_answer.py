@@ -8,11 +8,11 @@ import unknown_brute as brute
 from hypothesis import HealthCheck, given, settings
 from test_unknown_search import positions, reference
 
-from dekal.proofs._unknown_answer import Board, answer, answer_so_far, most_points
-from dekal.proofs._unknown_greedy import greedy_values
-from dekal.proofs._unknown_perfect import known_optima
-from dekal.proofs._unknown_position import UnknownPosition, make_unknown
-from dekal.proofs._unknown_search import solve
+from dekal.proofs._unknown.answer import Board, answer, answer_so_far, most_points
+from dekal.proofs._unknown.greedy import greedy_values
+from dekal.proofs._unknown.perfect import known_optima
+from dekal.proofs._unknown.position import UnknownPosition, make_unknown
+from dekal.proofs._unknown.search import solve
 from dekal.proofs.limits import Deadline
 
 FEW = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

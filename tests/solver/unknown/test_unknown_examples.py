@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import unknown_brute as brute
 
-from dekal.proofs._unknown_answer import answer
-from dekal.proofs._unknown_position import UNKNOWN, UnknownPosition, make_unknown
+from dekal.proofs._unknown.answer import answer
+from dekal.proofs._unknown.position import UNKNOWN, UnknownPosition, make_unknown
 from dekal_ref.notation import cell_name, parse_push, parse_value
 
-PAGE = Path(__file__).resolve().parents[2] / "spec" / "solo-unknown.md"
+PAGE = Path(__file__).resolve().parents[3] / "spec" / "solo-unknown.md"
 FENCE = re.compile(r"^```example unknown\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 EXAMPLES = [match.group(1) for match in FENCE.finditer(PAGE.read_text(encoding="utf-8"))]
 

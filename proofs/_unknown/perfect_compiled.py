@@ -1,5 +1,5 @@
-"""U9's known-values optima on the compiled kernel (`proofs._unknown_perfect_kernel`): the
-same layouts and deals as `proofs._unknown_perfect`, with three savings that change no value.
+"""U9's known-values optima on the compiled kernel (`proofs._unknown.perfect_kernel`): the
+same layouts and deals as `proofs._unknown.perfect`, with three savings that change no value.
 
 * The layouts are enumerated level by level on arrays, equal states merged on a hash table.
 * A deal is *reduced* before it is scored: a card whose value no face-up card holds and no
@@ -7,7 +7,7 @@ same layouts and deals as `proofs._unknown_perfect`, with three savings that cha
   neighbour), so it scores exactly its value in every layout; it is replaced by a marker
   (11..15, one per such card: unique, so never equal to anything) and its value added back
   after. Deals equal once reduced are scored once (pinned to the Python path by
-  tests/solver/test_unknown_perfect_compiled.py).
+  tests/solver/unknown/test_unknown_perfect_compiled.py).
 * The deals are scanned by group, the face-up values they hold: a face-up card next to a
   card, with no equal face-up neighbour, of a value the deal does not hold scores whatever
   the layout's cards are (S1), so `fixed` plus those cards bounds a layout from below under
@@ -23,9 +23,9 @@ from fractions import Fraction
 
 from dekal import bits
 from dekal.extras import needed
-from dekal.proofs._unknown_deals import KnownOptima, deals
-from dekal.proofs._unknown_position import UNKNOWN, UnknownPosition
-from dekal.proofs._unknown_search import OutOfTime, falling
+from dekal.proofs._unknown.deals import KnownOptima, deals
+from dekal.proofs._unknown.position import UNKNOWN, UnknownPosition
+from dekal.proofs._unknown.search import OutOfTime, falling
 from dekal.proofs.limits import Deadline
 
 with needed("the compiled perfect-information figure of --unknown"):
@@ -53,7 +53,7 @@ def compiled_layouts(
 ) -> tuple[NDArray[np.uint64], NDArray[np.uint64]]:
     """The distinct layouts' face words and number words (U9), as uint64 arrays."""
     from dekal.kernel import _tables as kernel_tables
-    from dekal.proofs import _unknown_perfect_kernel as kernel
+    from dekal.proofs._unknown import perfect_kernel as kernel
 
     down = position.face_down
     if len(down) > kernel.MOST_CARDS:
@@ -115,8 +115,8 @@ def reduced(position: UnknownPosition) -> tuple[list[tuple[int, ...]], list[tupl
 
 
 def compiled_optima(position: UnknownPosition, deadline: Deadline) -> KnownOptima:
-    """`_unknown_perfect.known_optima` on the kernel (OutOfTime past the deadline)."""
-    from dekal.proofs import _unknown_perfect_kernel as kernel
+    """`_unknown.perfect.known_optima` on the kernel (OutOfTime past the deadline)."""
+    from dekal.proofs._unknown import perfect_kernel as kernel
 
     faces, numbers = compiled_layouts(position, deadline)
     k = len(position.face_down)
@@ -169,7 +169,7 @@ def _scan(
     deadline: Deadline,
 ) -> NDArray[np.int64]:
     """`least_scores` of the deals of `table`, in slices between which the deadline is read."""
-    from dekal.proofs import _unknown_perfect_kernel as kernel
+    from dekal.proofs._unknown import perfect_kernel as kernel
 
     least = np.empty(len(table), dtype=np.int64)
     start, size = 0, FIRST_SLICE

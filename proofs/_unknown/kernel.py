@@ -1,11 +1,11 @@
-"""`proofs._unknown_search`'s recursions compiled by numba (spec/solo-unknown.md, U5–U8): the
+"""`proofs._unknown.search`'s recursions compiled by numba (spec/solo-unknown.md, U5–U8): the
 same moves and integer-scaled expectation, on the fast engine's push tables
 (`dekal.kernel._tables.STEPS`) and scoring (`dekal.kernel._bits`), with the pruning rules
 carried down the tree: each position is searched in a window (G3: alpha-beta over G1, G2;
 E2: the ceiling ⌈(b − t)/n⌉ a push must stay below for its reveal to matter, over E1),
 fail-soft, and the pushes of a value are tried lowest immediate score first. A state with two
-`?` left is searched by `_unknown_two.two_expected` (each pair of pushes scored once for
-every pair of values, E3, E4); the shared tables are `_unknown_tables`'.
+`?` left is searched by `_unknown.two.two_expected` (each pair of pushes scored once for
+every pair of values, E3, E4); the shared tables are `_unknown.tables`'.
 
 A state is its grid word alone: between two steps every face-up cell holds a value 1..10,
 so the cells whose nibble is 0 are exactly the face-down ones (U3: no hole is left). The
@@ -16,7 +16,7 @@ entry costs more than the four-update scoring (measured: 3× slower with a leaf 
 
 The kernel cannot read the clock: each call gets a budget of new nodes, and a call that
 runs out sets ABORTED and unwinds without remembering anything from then on (every entry in
-the memo is exact). The driver (`_unknown_search.CompiledGame`) calls again with the same
+the memo is exact). The driver (`_unknown.search.CompiledGame`) calls again with the same
 memo until the root is answered or the deadline passes. Importing this module loads numba.
 """
 
@@ -26,8 +26,8 @@ from dekal.extras import needed
 from dekal.kernel._bits import cancelled_and_occupied, nibble_sum, points, push_grid
 from dekal.kernel._cache import compiled
 from dekal.kernel._tables import ENTRY
-from dekal.proofs._unknown_tables import FAR, NEIGHBOURS, refresh_cache
-from dekal.proofs._unknown_two import two_expected
+from dekal.proofs._unknown.tables import FAR, NEIGHBOURS, refresh_cache
+from dekal.proofs._unknown.two import two_expected
 
 with needed("the compiled search of --unknown"):
     import numpy as np
@@ -69,7 +69,7 @@ def last_least(
     that was left is cancelled with it; a value no neighbour holds scores the base points
     plus v. So the least over the pushes is min(least base + v, the least of the pushes where
     a neighbour holds v): four updates per push, not ten scorings (pinned to the plain
-    scoring by tests/solver/test_unknown_kernel.py)."""
+    scoring by tests/solver/unknown/test_unknown_kernel.py)."""
     cell = 0
     while not (down >> cell) & 1:
         cell += 1

@@ -2,7 +2,8 @@
 compiled by numba: `two_terms` pushes and scores each pair of pushes once with the two cards
 as marks, for every pair of values at once; `two_least` reads one value's least points off
 that table; `two_expected` is U6's recursion at such a state on it. Pinned to pushing and
-scoring every grid by tests/solver/test_unknown_kernel.py. Importing this module loads numba.
+scoring every grid by tests/solver/unknown/test_unknown_kernel.py. Importing this module loads
+numba.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dekal.extras import needed
 from dekal.kernel._bits import cancelled_and_occupied, equal_cells, nibble_sum, push_grid
 from dekal.kernel._cache import compiled
-from dekal.proofs._unknown_tables import (
+from dekal.proofs._unknown.tables import (
     ADJACENT,
     BIT_INDEX,
     COMMON,
@@ -99,7 +100,7 @@ def two_terms(
     w = v points less that start (so points(v, w) ≥ starts[v] + seconds_least[p, w] for
     every q and w, v = w included); push_starts[p, v] = min over q of terms[p, q, 0] +
     terms[p, q, v] (≥ starts[v]: the same bound push by push, E4). Pinned to pushing and
-    scoring every grid by tests/solver/test_unknown_kernel.py."""
+    scoring every grid by tests/solver/unknown/test_unknown_kernel.py."""
     changes_a = np.empty(11, dtype=np.int64)
     changes_b = np.empty(11, dtype=np.int64)
     twice = np.zeros(11, dtype=np.int64)

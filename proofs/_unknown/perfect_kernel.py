@@ -1,8 +1,8 @@
-"""`proofs._unknown_perfect`'s layouts and known-values optima compiled by numba
+"""`proofs._unknown.perfect`'s layouts and known-values optima compiled by numba
 (spec/solo-unknown.md, U9): the same layouts and the same least score per deal, on the fast
 engine's push tables (`dekal.kernel._tables.STEPS`) and scoring (`dekal.kernel._bits`).
 
-A layout is two words (`_unknown_perfect.Layout`): the face-up cards' final grid, holes
+A layout is two words (`_unknown.perfect.Layout`): the face-up cards' final grid, holes
 (0) where the k cards of the start's face-down cells end, and the word of their numbers
 1..k. While the lines are played each number nibble also carries, in its bit 3, whether
 that card is still face down (numbers ≤ 7 leave it free: `MOST_CARDS` here), so a state
@@ -21,7 +21,7 @@ from __future__ import annotations
 from dekal.extras import needed
 from dekal.kernel._bits import points, push_grid
 from dekal.kernel._cache import compiled
-from dekal.proofs._unknown_tables import NEIGHBOURS, refresh_cache
+from dekal.proofs._unknown.tables import NEIGHBOURS, refresh_cache
 
 with needed("the compiled perfect-information figure of --unknown"):
     import numpy as np
@@ -188,7 +188,7 @@ def least_scores(
 ) -> NDArray[np.int64]:
     """For each deal (a row of k values; the layouts sorted by `fixed`, ascending), the least
     points over the layouts of the grid with the deal's values on its cards, less `marks`
-    (the row's marker values, which score but never cancel: `_unknown_perfect`'s reduced
+    (the row's marker values, which score but never cancel: `_unknown.perfect`'s reduced
     deals). A layout whose `fixed` is ≥ the best so far ends the scan: it and every later
     one score at least that (`fixed` bounds every deal's points from below)."""
     count, k = shifts.shape

@@ -13,7 +13,7 @@ count(v)/N (U2) or adversarially (U5), and the card enters by a `dekal.tables.LE
 `expected` is computed in integers: W(s) = expected(s) · N·(N−1)·…·(N−k+1) for N unseen
 cards and k face-down cells, so W(s) = min_c Σ_v count(v) · min_p W(s') exactly, and the
 fraction is W over that falling factorial (U6). Pruning (U8), each rule pinned by
-tests/solver/test_unknown_search.py against the unpruned search and the brute force:
+tests/solver/unknown/test_unknown_search.py against the unpruned search and the brute force:
 
 * G1: a reveal is abandoned as soon as one value gives it a guarantee ≥ the best reveal's
   (a maximum only grows);
@@ -40,7 +40,7 @@ from fractions import Fraction
 from dekal import bits, tables
 from dekal.extras import available
 from dekal.proofs import _symmetry as symmetry
-from dekal.proofs._unknown_position import VALUES, UnknownPosition
+from dekal.proofs._unknown.position import VALUES, UnknownPosition
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import Push
 
@@ -247,7 +247,7 @@ FIRST_BUDGET = 500  # new nodes in the compiled search's first slice
 
 class CompiledGame(_Game):
     """The same search with `guaranteed` and `expected` run by the compiled kernel
-    (`proofs._unknown_kernel`), in slices of new nodes between which the deadline is read.
+    (`proofs._unknown.kernel`), in slices of new nodes between which the deadline is read.
     The Python methods around them (the reveals' loops at the root, the first step) are
     _Game's."""
 
@@ -259,8 +259,8 @@ class CompiledGame(_Game):
             import numpy as np
 
         from dekal.kernel import _tables as kernel_tables
-        from dekal.proofs import _unknown_kernel as kernel
-        from dekal.proofs._unknown_tables import FAR
+        from dekal.proofs._unknown import kernel as kernel
+        from dekal.proofs._unknown.tables import FAR
 
         self.kernel = kernel
         self.far = FAR
@@ -369,7 +369,7 @@ def solve_guaranteed(
     position: UnknownPosition, *, deadline: Deadline | None = None, compiled: bool | None = None
 ) -> tuple[int, FirstStep]:
     """U5's value and first step alone (OutOfTime if the deadline passes first): the
-    search's half of the race against Z3 (`proofs._unknown_race`)."""
+    search's half of the race against Z3 (`proofs._unknown.race`)."""
     return _guarantee(_game(position, deadline or Deadline(3600.0), prune=True, compiled=compiled))
 
 

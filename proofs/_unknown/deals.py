@@ -1,6 +1,6 @@
 """The deals of U9 (spec/solo-unknown.md): every ordered deal of unseen values onto the
 face-down cards with its weight, and what the deals' known-values optima add up to. Shared by
-the Python layouts (`_unknown_perfect`) and the compiled ones (`_unknown_perfect_compiled`).
+the Python layouts (`_unknown.perfect`) and the compiled ones (`_unknown.perfect_compiled`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dekal.proofs._unknown_position import VALUES, UnknownPosition
+from dekal.proofs._unknown.position import VALUES, UnknownPosition
 
 
 def deals(position: UnknownPosition) -> list[tuple[tuple[int, ...], int]]:

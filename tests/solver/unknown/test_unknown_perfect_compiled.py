@@ -1,5 +1,5 @@
-"""Perfect information on the compiled kernel (proofs/_unknown_perfect_compiled.py,
-_unknown_perfect_kernel.py) against the Python layouts (proofs/_unknown_perfect.py), which
+"""Perfect information on the compiled kernel (proofs/_unknown/perfect_compiled.py,
+perfect_kernel.py) against the Python layouts (proofs/_unknown/perfect.py), which
 test_unknown_search.py pins to the brute force and to the puzzle search on every deal (U9);
 and each of the kernel's two savings as the property that makes it exact."""
 
@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from test_unknown_search import positions
 
 from dekal import bits
-from dekal.proofs._unknown_deals import deals
-from dekal.proofs._unknown_perfect import known_optima, layouts
-from dekal.proofs._unknown_position import UNKNOWN, UnknownPosition, make_unknown
+from dekal.proofs._unknown.deals import deals
+from dekal.proofs._unknown.perfect import known_optima, layouts
+from dekal.proofs._unknown.position import UNKNOWN, UnknownPosition, make_unknown
 from dekal.proofs.limits import Deadline
 
 pytest.importorskip("numba")
@@ -35,7 +35,7 @@ def test_the_compiled_known_optima_are_the_python_ones_U9_U10(position: UnknownP
 @FEW
 @given(positions(most_unknown=3))
 def test_the_compiled_layouts_are_the_python_layouts_U9(position: UnknownPosition) -> None:
-    from dekal.proofs._unknown_perfect_compiled import compiled_layouts
+    from dekal.proofs._unknown.perfect_compiled import compiled_layouts
 
     faces, numbers = compiled_layouts(position, Deadline(60.0))
     found = sorted(zip(faces.tolist(), numbers.tolist(), strict=True))
@@ -49,8 +49,8 @@ def test_fixed_bounds_every_deals_points_from_below_S1_S2(
 ) -> None:
     """The scan's stop rule: a layout's `fixed` is ≤ its points under any deal, markers
     included (the face-up cards no card touches score the same whatever the deal is)."""
-    from dekal.proofs import _unknown_perfect_kernel as kernel
-    from dekal.proofs._unknown_perfect import _placed
+    from dekal.proofs._unknown import perfect_kernel as kernel
+    from dekal.proofs._unknown.perfect import _placed
 
     found = layouts(position)[:200]
     k = len(position.face_down)
@@ -72,8 +72,8 @@ def test_a_groups_bound_is_below_every_deal_of_the_group_S1_S2(
 ) -> None:
     """The grouped scan's rule: `fixed` plus the loose face-up cards of the values a deal
     does not hold is ≤ the layout's points under that deal, markers included."""
-    from dekal.proofs import _unknown_perfect_kernel as kernel
-    from dekal.proofs._unknown_perfect import _placed
+    from dekal.proofs._unknown import perfect_kernel as kernel
+    from dekal.proofs._unknown.perfect import _placed
 
     found = layouts(position)[:200]
     k = len(position.face_down)
@@ -95,9 +95,9 @@ def test_a_groups_bound_is_below_every_deal_of_the_group_S1_S2(
 def test_the_grouped_scan_is_the_plain_scan_U9(position: UnknownPosition) -> None:
     """Every deal's least by the grouped scan (thresholds, then every layout) is the plain
     scan's over every layout sorted by `fixed`."""
-    from dekal.proofs import _unknown_perfect_kernel as kernel
-    from dekal.proofs._unknown_perfect_compiled import compiled_layouts, compiled_optima, reduced
-    from dekal.proofs._unknown_search import falling
+    from dekal.proofs._unknown import perfect_kernel as kernel
+    from dekal.proofs._unknown.perfect_compiled import compiled_layouts, compiled_optima, reduced
+    from dekal.proofs._unknown.search import falling
 
     faces, numbers = compiled_layouts(position, Deadline(60.0))
     k = len(position.face_down)
@@ -121,7 +121,7 @@ def test_a_card_no_other_card_or_face_up_card_equals_scores_its_value_S1(
 ) -> None:
     """The deals' reduction: such a card, replaced by a marker, changes the points of every
     layout by exactly its value less the marker's."""
-    from dekal.proofs._unknown_perfect import _placed
+    from dekal.proofs._unknown.perfect import _placed
 
     face_up = {v for v in position.grid if v != UNKNOWN}
     for deal, _ in deals(position)[:20]:
@@ -135,8 +135,8 @@ def test_a_card_no_other_card_or_face_up_card_equals_scores_its_value_S1(
 
 
 def test_reduced_deals_are_fewer_and_weigh_every_ordered_draw_U2() -> None:
-    from dekal.proofs._unknown_perfect_compiled import reduced
-    from dekal.proofs._unknown_search import falling
+    from dekal.proofs._unknown.perfect_compiled import reduced
+    from dekal.proofs._unknown.search import falling
 
     position = make_unknown("1?11/?231/2231/2222")  # 1, 2, 3 face up: seven values lone
     keys, rows = reduced(position)
@@ -157,8 +157,8 @@ class _NoTimeLeft(Deadline):
 def test_a_layouts_level_that_cannot_end_in_time_is_not_begun() -> None:
     """A level holds the interpreter until it ends (no watchdog can answer meanwhile): the
     second is refused from the first's pace before it starts, and OutOfTime is raised."""
-    from dekal.proofs._unknown_perfect_compiled import compiled_layouts
-    from dekal.proofs._unknown_search import OutOfTime
+    from dekal.proofs._unknown.perfect_compiled import compiled_layouts
+    from dekal.proofs._unknown.search import OutOfTime
 
     position = make_unknown("12??/4567/89T1/2345")
     compiled_layouts(position, Deadline(60.0))  # both levels fit a real clock
@@ -169,8 +169,8 @@ def test_a_layouts_level_that_cannot_end_in_time_is_not_begun() -> None:
 def test_layouts_past_the_memory_bound_are_refused_before_it_is_asked_for(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from dekal.proofs import _unknown_perfect_compiled as perfect
-    from dekal.proofs._unknown_search import OutOfTime
+    from dekal.proofs._unknown import perfect_compiled as perfect
+    from dekal.proofs._unknown.search import OutOfTime
 
     monkeypatch.setattr(perfect, "MOST_STATES", 31)  # the first level asks for 2 · 16
     with pytest.raises(OutOfTime):

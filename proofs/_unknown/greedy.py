@@ -6,7 +6,7 @@ Greedy: reveal the lowest `?` cell in reading order; push the card where the gri
 least at once (S1, S2 on the grid after the push, the `?` cells counting nothing), ties to
 the first push in notation order. Its values follow the same recursions as U5 and U6 with
 the reveal and the push fixed, so they are exact: a guarantee (the max over the values) and
-an expectation (integer-scaled by the falling factorial, as in `_unknown_search`).
+an expectation (integer-scaled by the falling factorial, as in `_unknown.search`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dekal import bits, tables
-from dekal.proofs._unknown_position import VALUES, UnknownPosition
-from dekal.proofs._unknown_search import OutOfTime, falling
+from dekal.proofs._unknown.position import VALUES, UnknownPosition
+from dekal.proofs._unknown.search import OutOfTime, falling
 from dekal.proofs.limits import Deadline
 
 

@@ -1,5 +1,5 @@
 """`guaranteed` (spec/solo-unknown.md, U5) by Z3: the second, independent method, a strategy
-tree as variables, raced against the exhaustive search (`proofs._unknown_race`).
+tree as variables, raced against the exhaustive search (`proofs._unknown.race`).
 
 The tree holds every state a line of play can reach from the start (a grid word and its
 face-down mask; the unseen cards follow from the grid, U3). For a state with `?` cells the
@@ -27,8 +27,8 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from dekal import bits, tables
-from dekal.proofs._unknown_position import VALUES, UnknownPosition
-from dekal.proofs._unknown_search import FirstStep, OutOfTime
+from dekal.proofs._unknown.position import VALUES, UnknownPosition
+from dekal.proofs._unknown.search import FirstStep, OutOfTime
 from dekal.proofs.limits import Deadline, z3_check
 
 METHOD = "z3"

@@ -19,9 +19,9 @@ from fractions import Fraction
 
 from dekal import bits, tables
 from dekal.extras import available
-from dekal.proofs._unknown_deals import KnownOptima, deals
-from dekal.proofs._unknown_position import UnknownPosition
-from dekal.proofs._unknown_search import OutOfTime, falling
+from dekal.proofs._unknown.deals import KnownOptima, deals
+from dekal.proofs._unknown.position import UnknownPosition
+from dekal.proofs._unknown.search import OutOfTime, falling
 from dekal.proofs.limits import Deadline
 
 Layout = tuple[int, int]
@@ -85,12 +85,12 @@ def known_optima(
     position: UnknownPosition, *, deadline: Deadline | None = None, compiled: bool | None = None
 ) -> KnownOptima:
     """The mean and the worst of the deals' known-values optima (OutOfTime past the deadline).
-    `compiled`: on the numba kernel (`_unknown_perfect_kernel`; None: from COMPILED_FROM
+    `compiled`: on the numba kernel (`_unknown.perfect_kernel`; None: from COMPILED_FROM
     unknown cells when numba is installed)."""
     if compiled is None:
         compiled = COMPILED_FROM <= len(position.face_down) <= COMPILED_MOST and available("numba")
     if compiled:
-        from dekal.proofs._unknown_perfect_compiled import compiled_optima
+        from dekal.proofs._unknown.perfect_compiled import compiled_optima
 
         return compiled_optima(position, deadline or Deadline(3600.0 * 24))
     found = layouts(position, deadline)
