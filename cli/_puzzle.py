@@ -36,7 +36,7 @@ from dekal_ref.errors import IllegalAction
 from dekal_ref.notation import cell_name, value_symbol
 from dekal_ref.push import push_chain
 from dekal_ref.reading import SEED_MAX, shown
-from dekal_ref.svg import puzzle_svg
+from dekal_ref.svg_puzzles import puzzle_svg
 from dekal_ref.words import plural
 
 PUZZLE_HELP = """Solve a rated puzzle: find the one best first move.

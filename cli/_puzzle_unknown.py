@@ -17,7 +17,7 @@ from dekal.proofs._unknown.position import UNKNOWN, format_unknown_grid
 from dekal.proofs._unknown.puzzle import GuaranteePuzzle, guarantee_puzzle
 from dekal_ref.notation import cell_name, parse_cell
 from dekal_ref.picture import FACE_DOWN, FACE_UP, CardLook
-from dekal_ref.svg import guarantee_svg
+from dekal_ref.svg_puzzles import guarantee_svg
 from dekal_ref.words import plural
 
 
@@ -98,7 +98,7 @@ def _heading(found: GuaranteePuzzle) -> str:
 def guarantee_picture(found: GuaranteePuzzle) -> str:
     """--svg: the puzzle as `_show` prints it: the heading, the grid with its `?` cards (no
     cell marked: the answer stays hidden), what is unseen, and the question
-    (dekal_ref.svg.guarantee_svg)."""
+    (dekal_ref.svg_puzzles.guarantee_svg)."""
     position = found.position
     note = _unseen_note(found)
     cut = note.index(" and goes")

@@ -38,7 +38,7 @@ from dekal.proofs._unknown.search import FirstStep
 from dekal.proofs.limits import Deadline
 from dekal_ref.notation import cell_name
 from dekal_ref.picture import FACE_DOWN, FACE_UP, CardLook
-from dekal_ref.svg import strategy_svg
+from dekal_ref.svg_puzzles import strategy_svg
 
 UNKNOWN_HELP = """
 --unknown: the face-down cards are unknown, as at a real table (M3). Write them `?` in GRID
@@ -103,7 +103,7 @@ def run_unknown(
 
 def strategy_picture(found: UnknownAnswer) -> str:
     """--svg: the position, the three values and the expected-optimal first step (U7) with
-    one row per value that can come, as `show` prints them (dekal_ref.svg.strategy_svg)."""
+    one row per value that can come, as `show` prints them (dekal_ref.svg_puzzles.strategy_svg)."""
     position = found.position
     first = found.expected_first
     total = position.unseen_total
