@@ -3,8 +3,12 @@ in front of them, and planted faults live in one place."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections import Counter
 from pathlib import Path
+
+import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
@@ -52,3 +56,15 @@ def test_each_conformance_wing_has_its_tests() -> None:
     assert {f"conformance/{wing}" for wing in wings} <= set(FOLDERS)
     for wing in wings:
         assert list((TESTS / "conformance" / wing).glob("test_*.py")), wing
+
+
+def test_the_checkout_tracks_no_symbolic_link() -> None:
+    """A link committed from one machine (a helper's worktree, a local venv) points nowhere on
+    another; every file of the checkout is a real file."""
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout")
+    listing = subprocess.run(
+        ["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    links = [line.split("\t", 1)[1] for line in listing.splitlines() if line.startswith("120000")]
+    assert links == []
