@@ -36,9 +36,11 @@ class CompiledSearch:
         stop_below: int = 1,
         first: Move | None = None,
         slice_seconds: float = 0.02,
+        nodes: int | None = None,
     ) -> None:
         self.puzzle = puzzle
         self.deadline = deadline
+        self.most_nodes = nodes  # None: the deadline alone stops the search
         self.slice_seconds = slice_seconds
         self.legal = tables.LEGAL[puzzle.variant]
         self.first = first
@@ -76,13 +78,17 @@ class CompiledSearch:
             first=first,
         )
         budget = FIRST_BUDGET
+        spent = 0  # expansions so far: a RUNNING slice used its whole budget
         status = kernel_search.RUNNING
         while status == kernel_search.RUNNING:
-            if self.deadline.expired():
+            if self.most_nodes is not None:
+                budget = min(budget, self.most_nodes - spent)
+            if self.deadline.expired() or budget <= 0:
                 self.timed_out = True
                 break
             began = time.perf_counter()
             status = stack.advance(budget)
+            spent += budget
             took = time.perf_counter() - began
             # aim each slice at slice_seconds, growing at most fourfold at a time
             budget = int(

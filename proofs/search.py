@@ -89,9 +89,11 @@ class _Search:
         stop_below: int = 1,
         target: int | None = None,
         first: Move | None = None,
+        nodes: int | None = None,
     ) -> None:
         self.puzzle = puzzle
         self.deadline = deadline
+        self.most_nodes = nodes  # None: the deadline alone stops the search
         self.stop_below = stop_below  # a leaf whose key is below this ends the search at once
         self.target = target  # reach: the only leaf wanted (None: score the leaves)
         self.first = first
@@ -164,7 +166,9 @@ class _Search:
     def _node(self, depth: int, grid: int, down: int) -> None:
         self.nodes += 1
         # every node: a node's last steps on arrays can take milliseconds, the clock 0.1 µs
-        if self.deadline.expired():
+        if self.deadline.expired() or (
+            self.most_nodes is not None and self.nodes > self.most_nodes
+        ):
             self.timed_out = True
             raise _Stop
         if self.target is None and depth > 0:
@@ -257,14 +261,18 @@ def _searcher(
     stop_below: int = 1,
     first: Move | None = None,
     compiled: bool | None = None,
+    nodes: int | None = None,
 ) -> _Search | CompiledSearch:
     """The search for this puzzle: the compiled one from COMPILED_FROM steps on when numba is
-    installed (or as `compiled` says), else the Python one."""
+    installed (or as `compiled` says), else the Python one; `nodes`: at most this many node
+    expansions (None: no limit but the deadline)."""
     steps = puzzle.turns - (1 if first is not None else 0)
     if compiled is None:
         compiled = steps >= COMPILED_FROM[puzzle.variant] and available("numba")
     if not compiled:
-        return _Search(puzzle, deadline, bound=bound, stop_below=stop_below, first=first)
+        return _Search(
+            puzzle, deadline, bound=bound, stop_below=stop_below, first=first, nodes=nodes
+        )
     from dekal.proofs._compiled_search import CompiledSearch
 
     return CompiledSearch(
@@ -274,6 +282,7 @@ def _searcher(
         stop_below=stop_below,
         first=first,
         slice_seconds=SLICE_SECONDS,
+        nodes=nodes,
     )
 
 
@@ -312,6 +321,7 @@ def minimum(
     deadline: Deadline | None = None,
     warm: Guess | None = None,
     compiled: bool | None = None,
+    nodes: int | None = None,
 ) -> Answer:
     """The lowest score, then fewest cards (S3), by exhaustive search with branch and bound.
 
@@ -321,10 +331,13 @@ def minimum(
     scores lower). Within `deadline` (or `timeout` seconds): when the time runs out, the best
     leaf so far is the answer, unproved. `warm`: the beam's outcome when the caller has it.
     `compiled`: which engine searches (None: the compiled one from COMPILED_FROM steps on).
+    `nodes`: at most this many node expansions, a limit that, unlike the clock's, stops the
+    search at the same place on every machine (past it the answer is unproved, as at the
+    deadline).
     """
     started = time.perf_counter()
     deadline = deadline or Deadline(timeout)
-    search = _searcher(puzzle, deadline, bound=1 << 30, first=first, compiled=compiled)
+    search = _searcher(puzzle, deadline, bound=1 << 30, first=first, compiled=compiled, nodes=nodes)
     guess = warm or quick_bound(puzzle, first=first, deadline=deadline)
     search.warm_start(guess)
     progress(
