@@ -251,6 +251,14 @@ def read_shared_fields(
         raise NotationError(
             "phase", f"{shown(phase_f)}: reveal, take@S, push@S:V, next or over"
         ) from None
+    if phase in (Phase.TAKE, Phase.PUSH) and start_f == "-":
+        # S is counted from the token's seat (T3, T4), and while the start is unknown no
+        # seat holds the token (T5): no S is canonical then
+        raise NotationError(
+            "phase",
+            f"{shown(phase_f)} names a seat, but the start is '-': no seat holds the token "
+            "before turn 1's reveal (T5), so no take@S or push@S:V is canonical",
+        )
     totals = tuple(read_number(total, "totals") for total in totals_f.split(",", SEAT_MAX + 1))
     if len(totals) != players:
         raise NotationError("totals", f"one total per seat: {players} expected")
