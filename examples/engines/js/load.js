@@ -167,9 +167,12 @@ function checkReachable(state) {
   }
 }
 
-/** The actor written in `take@S` / `push@S:V` is the seat whose turn it is (else notation). */
+/** The actor written in `take@S` / `push@S:V` is the seat whose turn it is, counted from the
+ * token's seat; with the start '-' no S is (notation). */
 function checkActor(state) {
-  if (state.actor === null || state.start === null) return;
+  if (state.actor === null) return;
+  // S counts from the token's seat (T3, T4); while the start is '-' no seat holds it (T5)
+  if (state.start === null) throw notation('phase', `${state.phase}@S names a seat, but the start is '-'`);
   const n = state.rules.players;
   const taken = n - state.centre.length;
   const offset = state.phase === 'take' ? taken : taken - 1;
