@@ -43,7 +43,8 @@ optimal expected score E* is out of reach of the exact search (16 unknown cells)
   deals of any per-deal lower bound on the deal's solo optimum. Per deal (16 values dealt
   uniformly from the deck onto the face-down grid, each travelling with its card) the bound
   is the perfect-information solver's proved optimum (proofs/search.py's `minimum`, the
-  puzzles' solo mode) when it finishes within --pi-timeout seconds, else the admissible
+  puzzles' solo mode) when it finishes within --pi-nodes node expansions (a limit that stops
+  the search at the same place on every machine, unlike a clock's), else the admissible
   lower bound it starts from (proofs/_bounds.py's `start_key`: cards no play can cancel).
   Reported: the sample mean and its one-sided 95% lower limit (mean − 1.645 standard
   errors): PI, hence E*, is at least that limit with 95% confidence (normal approximation).
@@ -300,24 +301,31 @@ def tail_value(visible: int, variant: str) -> float:
     return float(Fraction(game.expected(game.start, game.start_down), scale))
 
 
-def perfect_bound(deal: tuple[int, ...], variant: str, seconds: float) -> tuple[int, bool]:
-    """A lower bound on the deal's perfect-information optimum, and whether it is the
-    optimum itself (proved by the solver within `seconds`)."""
+GUARD_SECONDS = 600.0
+"""A deal's search stops at its node limit; this clock only guards against a runaway: a deal
+it stops is counted (`timed_out`), since its figure would then depend on the machine."""
+
+
+def perfect_bound(deal: tuple[int, ...], variant: str, nodes: int) -> tuple[int, bool, bool]:
+    """A lower bound on the deal's perfect-information optimum, whether it is the optimum
+    itself (proved by the solver within `nodes` node expansions), and whether the guard's
+    clock stopped the search instead."""
     puzzle = make_puzzle(deal, variant=variant)
     floor = bounds.start_key(puzzle) // KEY_CARDS
-    if seconds <= 0:
-        return floor, False
-    found = minimum(puzzle, timeout=seconds)
+    if nodes <= 0:
+        return floor, False, False
+    guard = Deadline(GUARD_SECONDS)
+    found = minimum(puzzle, deadline=guard, nodes=nodes)
     if found.proved_optimal:
-        return found.points, True
-    return floor, False
+        return found.points, True, False
+    return floor, False, guard.expired()
 
 
 def solitaire_part(options: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
     variant = "slide"
     rng = random.Random(f"{options.seed}-solitaire")
     greedy, hybrid, floors, lower = [], [], [], []
-    proved = 0
+    proved = timed_out = 0
     began = time.perf_counter()
     for index in range(options.deals):
         deal = solitaire_deal(rng)
@@ -328,9 +336,10 @@ def solitaire_part(options: argparse.Namespace, say: Callable[[str], None]) -> d
         puzzle = make_puzzle(deal, variant=variant)
         floors.append(float(bounds.start_key(puzzle) // KEY_CARDS))
         if index < options.pi_deals:
-            bound, exact = perfect_bound(deal, variant, options.pi_timeout)
+            bound, exact, stopped = perfect_bound(deal, variant, options.pi_nodes)
             lower.append(float(bound))
             proved += exact
+            timed_out += stopped
         if (index + 1) % 25 == 0:
             say(
                 f"solitaire: {index + 1}/{options.deals} deals, {time.perf_counter() - began:.0f} s"
@@ -351,7 +360,8 @@ def solitaire_part(options: argparse.Namespace, say: Callable[[str], None]) -> d
         "lower": {
             "start_bound": one_sided(floors, -1) | {"deals": len(floors)},
             "perfect_information": one_sided(lower, -1)
-            | {"deals": len(lower), "proved": proved, "timeout": options.pi_timeout}
+            | {"deals": len(lower), "proved": proved, "nodes": options.pi_nodes}
+            | {"timed_out": timed_out}
             if lower
             else None,
         },
@@ -372,7 +382,9 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--tail", type=int, default=3, help="greedy+exact: exact from here")
     parser.add_argument("--pi-deals", type=int, default=200, help="deals given to the solver")
-    parser.add_argument("--pi-timeout", type=float, default=2.0)
+    parser.add_argument(
+        "--pi-nodes", type=int, default=2_000_000, help="the solver's node limit per deal"
+    )
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()

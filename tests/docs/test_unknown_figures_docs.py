@@ -80,6 +80,12 @@ def mismatches(text: str, figures: dict[str, Any]) -> list[str]:
         truth = [str(deals), f"{bound['mean']:.2f}", f"{sign} {bound['limit95']:.2f}"]
         if [cells[2], cells[3], cells[4]] != truth:
             wrong.append(f"{cells[0]}: the page says {cells[2:5]}, the JSON gives {truth}")
+        if "proved" in bound:  # a bound the solver proved on some deals says how many, and how
+            proved = (
+                f"within {bound['nodes']:,} node expansions ({bound['proved']} of {deals} proved)"
+            )
+            if proved not in cells[1]:
+                wrong.append(f"{cells[0]}: the page's method does not say {proved!r}")
     return wrong
 
 
