@@ -79,9 +79,16 @@ def test_root_help_summaries_are_the_first_lines_of_the_commands_help() -> None:
         assert (command.help or "").splitlines()[0] == entry.summary, name
 
 
-def test_shell_completion_is_offered_and_completes_command_names() -> None:
+def test_shell_completion_is_offered_and_completes_command_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     assert "--install-completion" in help_of("")
-    script = runner.invoke(app, ["--show-completion", "bash"])
+    # --show-completion is a flag: the shell is the one typer finds among this process's
+    # parents, and a test run outside a shell (nohup, a CI runner) has none; say it is bash
+    import typer.completion
+
+    monkeypatch.setattr(typer.completion, "_get_shell_name", lambda: "bash")
+    script = runner.invoke(app, ["--show-completion"])
     assert script.exit_code == 0 and "_DEKAL_COMPLETE" in script.output
     completed = subprocess.run(
         [str(Path(sys.executable).with_name("dekal"))],  # the installed command: its name counts
