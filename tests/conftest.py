@@ -87,9 +87,22 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return len(os.sched_getaffinity(0)) + 1
 
 
+KERNEL_FREE = ("conformance", "house", "miniatures", "rules")
+"""The folders of tests/ whose tests never call a numba kernel (the conformance room, the
+reference and the layout import neither dekal.kernel nor the solver's kernels): they run
+first, while the kernel compiles (`_kernel_compiled_once`), and do not wait for it."""
+
+
+def _kernel_free(item: pytest.Item) -> bool:
+    path = Path(item.path)
+    return path.is_relative_to(TESTS) and path.relative_to(TESTS).parts[0] in KERNEL_FREE
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deep tests are skipped outside the deep profile; under it every property is made
-    DEEP_FACTOR times stronger."""
+    """The tests of KERNEL_FREE folders come first (a stable sort: each file's tests stay in
+    order, and every xdist worker collects the same order); deep tests are skipped outside
+    the deep profile; under it every property is made DEEP_FACTOR times stronger."""
+    items.sort(key=lambda item: not _kernel_free(item))
     deep = _deep(config)
     skip = pytest.mark.skip(reason="deep profile only: pytest --hypothesis-profile=deep")
     strengthened: set[int] = set()
@@ -276,15 +289,26 @@ def _compile_the_kernel() -> bool:
 KERNEL_ONCE = "numba-kernel-compiled"
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _kernel_compiled_once(computed_once: Callable[[str, Callable[[], bool]], bool]) -> None:
+_KERNEL_READY: list[bool] = []
+"""Set once this worker has seen the kernel compiled (`_kernel_compiled_once`)."""
+
+
+@pytest.fixture(autouse=True)
+def _kernel_compiled_once(
+    request: pytest.FixtureRequest, computed_once: Callable[[str, Callable[[], bool]], bool]
+) -> None:
     """On a cold numba cache (a fresh clone, a changed kernel source) every process that
     uses the kernel before its cache is written compiles it again: each xdist worker, and
-    each `dekal` a test starts meanwhile. So under xdist it is compiled once, before any
-    test: by the process the controller starts for it (below), or by the first worker to
-    get there; every later process loads the cache (warm, this costs about 1.5 s once)."""
+    each `dekal` a test starts meanwhile. So under xdist it is compiled once: by the process
+    the controller starts for it (below), or by the first worker to get there; every later
+    process loads the cache (warm, this costs about 1.5 s once). A worker waits for it
+    before its first test outside KERNEL_FREE: those tests run first, so the workers are
+    not idle meanwhile (a fresh clone's compile is about 40 s of CPU)."""
+    if _KERNEL_READY or _kernel_free(request.node):
+        return
     if os.environ.get("PYTEST_XDIST_WORKER") and importlib.util.find_spec("numba") is not None:
         computed_once(KERNEL_ONCE, _compile_the_kernel)
+    _KERNEL_READY.append(True)
 
 
 _COMPILER = pytest.StashKey["subprocess.Popen[bytes]"]()
