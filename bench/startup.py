@@ -32,7 +32,8 @@ COMMANDS = {
     # what --help would cost if the root imported every command, as it did before issue 13
     "--help, all commands loaded": [
         sys.executable, "-c",
-        "import dekal.cli._solve, dekal.cli._prove, dekal.cli._conformance, dekal.cli._replay;"
+        "import dekal.cli._solver.solve, dekal.cli._solver.prove, dekal.cli._conformance,"
+        " dekal.cli._replay;"
         "import sys; from dekal.cli._app import main; sys.argv = ['dekal', '--help']; main()",
     ],
 }  # fmt: skip

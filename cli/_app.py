@@ -67,7 +67,9 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader closed the pipe (see the mod
 
 @dataclass(frozen=True)
 class Entry:
-    """A command as the root knows it before importing it: its module in dekal.cli, its summary."""
+    """A command as the root knows it before importing it: its module in dekal.cli (without
+    the leading underscore: "show" is dekal.cli._show, "solver.solve" the wing's module
+    dekal.cli._solver.solve), and its summary."""
 
     module: str
     summary: str
@@ -78,15 +80,17 @@ COMMANDS = {
     "push": Entry("grid_commands", "Insert a card into a grid by a push (rules P1, P2)."),
     "show": Entry("show", "Draw a grid or a position, as text or SVG."),
     "replay": Entry("replay", "Play a game record and tell the game turn by turn."),
-    "solve": Entry("solve", "Find the lowest score a grid can still reach, with proof."),
-    "puzzle": Entry("puzzle", "Solve a rated puzzle: find the one best first move."),
-    "prove": Entry("prove", "Prove the optimized engine means what the spec says."),
-    "advise": Entry("advise", "Each legal action of one seat: expected score and P(win)."),
+    "solve": Entry("solver.solve", "Find the lowest score a grid can still reach, with proof."),
+    "puzzle": Entry("solver.puzzle", "Solve a rated puzzle: find the one best first move."),
+    "prove": Entry("solver.prove", "Prove the optimized engine means what the spec says."),
+    "advise": Entry("bots.advise", "Each legal action of one seat: expected score and P(win)."),
     "play": Entry("play", "Play a game of Dékal at the terminal against bots."),
-    "annotate": Entry("annotate", "Judge every decision of a game record, as advise would."),
+    "annotate": Entry("bots.annotate", "Judge every decision of a game record, as advise would."),
     "simulate": Entry("simulate", "Play many seeded games between bots: who wins, with 95% CIs."),
-    "bots": Entry("bots", "Check bots against the bot protocol (spec/bot-protocol.md)."),
-    "match": Entry("match", "Play bots against each other on paired deals: Elo, SPRT, ratings."),
+    "bots": Entry("bots.check", "Check bots against the bot protocol (spec/bot-protocol.md)."),
+    "match": Entry(
+        "bots.match", "Play bots against each other on paired deals: Elo, SPRT, ratings."
+    ),
     "conformance": Entry(
         "conformance", "Judge a Dékal implementation, in any language, rule by rule."
     ),

@@ -64,7 +64,10 @@ FORMATS = (
     Format(("show",), "GRID|POSITION", _examples("5T32/1.44/9999/TT11", FULL_POSITION)),
     Format(("replay",), "RECORD", _examples("two-players-first-tie")),
     Format(
-        ("annotate",), "RECORD", _examples("two-players-first-tie"), "dekal.cli._annotate:read_game"
+        ("annotate",),
+        "RECORD",
+        _examples("two-players-first-tie"),
+        "dekal.cli._bots.annotate:read_game",
     ),
     Format(("solve",), "GRID", _examples("1112/3131/1435/2435")),
     Format(("solve",), "--incoming", _examples("5,3", "7,3,3")),
@@ -82,16 +85,16 @@ FORMATS = (
         ("advise", "annotate"),
         "--bot",
         _examples("greedy", "random", "pimc:samples=10"),
-        "dekal.cli._advise:checked_model",
+        "dekal.cli._bots.advise:checked_model",
     ),
-    Format(("annotate",), "--seat", _examples("0", "0,2"), "dekal.cli._annotate:parse_seats"),
+    Format(("annotate",), "--seat", _examples("0", "0,2"), "dekal.cli._bots.annotate:parse_seats"),
     Format(("play",), "--bots", _examples("greedy", "ismcts:iterations=400,c=0.7")),
     Format(("simulate",), "--bots", _examples("greedy,random")),
     Format(
         ("simulate",), "--bots", _examples("pimc:samples=50"), "dekal.cli._bot_specs:checked_bot"
     ),
     Format(("match",), "--bots", _examples("greedy,random")),
-    Format(("match",), "--sprt", _examples("elo0=0,elo1=50"), "dekal.cli._match:read_sprt"),
+    Format(("match",), "--sprt", _examples("elo0=0,elo1=50"), "dekal.cli._bots.match:read_sprt"),
     Format(("bots check",), "--bot", _examples("random")),
     Format(
         ("conformance run",),

@@ -53,7 +53,7 @@ def stop_while_loading() -> None:
 
 AS_COMMAND = threading.Event()
 """Set by the `dekal` command's main(): this process is the command, which may end itself
-at once after its answer (dekal.cli._solve_run). Unset when a program or a test calls the
+at once after its answer (dekal.cli._solver.solve_run). Unset when a program or a test calls the
 app in its own process: that process is never ended from inside."""
 STOP_GRACE = 10.0
 """Seconds the unwinding after a signal may take (engines get TERM_GRACE each to quit, a

@@ -19,8 +19,8 @@ from rich.text import Text
 
 from dekal.bots._figures import Advice
 from dekal.bots.annotate import Annotation
-from dekal.cli._advise import print_table
-from dekal.cli._annotate import print_annotation
+from dekal.cli._bots.advise import print_table
+from dekal.cli._bots.annotate import print_annotation
 from dekal.cli._common import describe, err, error_object, out, print_json
 from dekal.cli._pictures import position_picture
 from dekal.cli._play.table import VERB_OF_PHASE, Refused, Step, Table, deciding_seat, seat_actions

@@ -96,7 +96,7 @@ def test_play_record_is_a_file_to_write_not_a_bundled_name() -> None:
 
 
 def test_solve_method_completes_to_the_solver_methods() -> None:
-    from dekal.cli._solve import METHODS
+    from dekal.cli._solver.solve import METHODS
 
     assert offered(["solve", "--method"], "") == list(METHODS)
 

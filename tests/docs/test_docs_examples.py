@@ -109,7 +109,7 @@ def _blur_json(payload: object, command: list[str]) -> object:
 
 
 def _replays(command: list[str], answer: dict[str, object]) -> bool:
-    from dekal.cli._solve import build_puzzle
+    from dekal.cli._solver.solve import build_puzzle
     from dekal.proofs._replay import replay
     from dekal.proofs.puzzle import Move
     from dekal_ref.notation import parse_cell, parse_push

@@ -1,4 +1,4 @@
-"""`dekal match` (cli/_match.py, dekal.simulation._match): paired deals, an SPRT that stops
+"""`dekal match` (cli/_bots/match.py, dekal.simulation._match): paired deals, an SPRT that stops
 as soon as it decides, ratings for more than two bots, forfeits scored as losses."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from types import ModuleType
 import pytest
 
 from dekal.cli._common import EXIT_UNPROVED, EXIT_VERDICT
-from dekal.cli._solve import check_problem
+from dekal.cli._solver.solve import check_problem
 from dekal.proofs import _beam as beam
 from dekal.proofs import search, z3_solve
 from dekal.proofs._answer import Answer

@@ -57,7 +57,7 @@ def test_a_ctrl_c_while_z3_checks_in_the_watchdogs_thread_stops_the_command() ->
 
 def test_a_timed_out_answer_reports_the_runs_wall_time() -> None:
     """Its own process: a method abandoned at its deadline ends the process at once after
-    the answer (dekal.cli._solve_run.exit_now_if_work_was_left_behind). Z3 cannot prove in
+    the answer (dekal.cli._solver.solve_run.exit_now_if_work_was_left_behind). Z3 cannot prove in
     a second: the answer is the greedy line of last resort, found in milliseconds at the
     end, and once reported those milliseconds as the run's time."""
     done = subprocess.run(

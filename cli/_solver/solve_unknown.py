@@ -17,7 +17,7 @@ from rich.text import Text
 from dekal.cli._common import EXIT_UNPROVED, fail, out, print_json, user_errors
 from dekal.cli._pictures import legend, looks_picture
 from dekal.cli._rates import duration
-from dekal.cli._solve_run import on_time
+from dekal.cli._solver.solve_run import on_time
 from dekal.cli._written import write_output, wrote
 from dekal.proofs._answer import Progress
 from dekal.proofs._unknown.answer import (

@@ -34,7 +34,7 @@ from dekal.cli._common import (
 )
 from dekal.cli._pictures import side_by_side
 from dekal.cli._rates import duration
-from dekal.cli._solve_run import (
+from dekal.cli._solver.solve_run import (
     METHODS,
     Bounded,
     deadline_of,
@@ -43,7 +43,7 @@ from dekal.cli._solve_run import (
     run_minimum,
     run_rank,
 )
-from dekal.cli._solve_unknown import UNKNOWN_HELP
+from dekal.cli._solver.solve_unknown import UNKNOWN_HELP
 from dekal.proofs._answer import Answer, GaveUp, Progress, RankedMove, quiet
 from dekal.proofs._replay import Outcome, WitnessError
 from dekal.proofs.puzzle import Puzzle, make_puzzle, parse_cards, parse_cells
@@ -486,7 +486,7 @@ def ask_unknown(
 ) -> None:
     """--unknown (spec/solo-unknown.md): the position read, answered on time, reported
     (and drawn to `svg`)."""
-    from dekal.cli._solve_unknown import build_position, run_unknown
+    from dekal.cli._solver.solve_unknown import build_position, run_unknown
 
     position = build_position(grid_text, unseen, variant)
     with progress_status(True) as progress:

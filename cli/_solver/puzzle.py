@@ -26,7 +26,7 @@ from dekal.cli._common import (
     user_errors,
     whole_number,
 )
-from dekal.cli._puzzle_unknown import unknown_puzzle
+from dekal.cli._solver.puzzle_unknown import unknown_puzzle
 from dekal.cli._written import Quiet, write_output, wrote
 from dekal.proofs._puzzle_rating import LEVELS
 from dekal.proofs._replay import replay
@@ -149,7 +149,7 @@ def show_puzzle(rated: RatedPuzzle, total: int) -> None:
 
 
 def show_solution(rated: RatedPuzzle) -> None:
-    from dekal.cli._solve import show_outcome
+    from dekal.cli._solver.solve import show_outcome
 
     best, second = rated.best, rated.second
     out.print(

@@ -2,7 +2,7 @@
 
 The computation is dekal.bots.annotate; this module reads the command line and the record,
 asks it, and prints the annotation as text, one JSON object, or an HTML page
-(dekal.cli._annotate_page).
+(dekal.cli._bots.annotate_page).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rich.text import Text
 
 from dekal.bots._question import MAX_SEARCH_WORK
 from dekal.bots.annotate import MARKS, Annotation, Decision, annotate
-from dekal.cli._advise import Model, Samples, Seed, checked_model, say_cost
+from dekal.cli._bots.advise import Model, Samples, Seed, checked_model, say_cost
 from dekal.cli._common import (
     DekalCommand,
     Scheduler,
@@ -165,7 +165,7 @@ def annotate_command(
             where = "--workers" if scheduler is None else "--scheduler"
             fail(str(error), kind="input", field=where)
     if html is not None:
-        from dekal.cli._annotate_page import annotation_page
+        from dekal.cli._bots.annotate_page import annotation_page
 
         write_output(html, annotation_page(record, annotation), "--html")
         wrote(html, quiet)
