@@ -354,7 +354,7 @@ def pimc_decisions(count: int) -> list[tuple[Any, int]]:
 
 def bench_pimc(report: Report, n_interpreted: int, n_compiled: int, rounds: int) -> None:
     """A pimc decision at the default budget: compiled against interpreted, same estimates."""
-    from dekal.bots._pimc import PimcBot
+    from dekal.bots._players.pimc import PimcBot
     from dekal.draws import Draws
 
     bot = PimcBot()

@@ -22,9 +22,9 @@ proofs/_unknown/search.py):
 * `greedy_policy` loss: the greedy strategy played to the end (its exact expectation,
   proofs/_unknown/greedy.py) less the optimum: what playing greedy throughout costs.
 
-The choices are the bots' policies made solo. greedy (bots/_greedy.py; U10): reveal the first
-`?` cell in reading order, push where the visible score (face-down cards counting nothing)
-is least, first push on ties (`greedy_push_index`). pimc (bots/_pimc.py's defaults,
+The choices are the bots' policies made solo. greedy (bots/_players/greedy.py; U10): reveal
+the first `?` cell in reading order, push where the visible score (face-down cards counting nothing)
+is least, first push on ties (`greedy_push_index`). pimc (bots/_players/pimc.py's defaults,
 samples=40, rollout=greedy): for each decision it draws 40 worlds (the face-down values, a
 uniform draw without replacement from the unseen cards), plays each legal action in every
 world (the same worlds for every action) and then the greedy policy to the end, and keeps
@@ -71,7 +71,7 @@ from fractions import Fraction
 from typing import Any
 
 from dekal import bits, tables
-from dekal.bots._greedy import greedy_push_index
+from dekal.bots._players.greedy import greedy_push_index
 from dekal.extras import available
 from dekal.proofs import _bounds as bounds
 from dekal.proofs._unknown.greedy import greedy_values
@@ -84,7 +84,7 @@ from dekal.proofs.search import minimum
 
 Z95 = 1.96  # two-sided 95%
 Z95_ONE_SIDED = 1.645
-PIMC_SAMPLES = 40  # bots/_pimc.py's default
+PIMC_SAMPLES = 40  # bots/_players/pimc.py's default
 DECK = tuple(v for v in VALUES for _ in range(COPIES))
 
 

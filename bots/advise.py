@@ -28,10 +28,10 @@ never on how the worlds are split among workers.
 The figures are estimates under a model of the players, not a proof: see docs/analysis.md.
 
 One module per idea: this one answers questions (`advise`, the entry point, and
-`run_questions` for many at once); the positions one may ask about are dekal.bots._reachable's,
-a question made ready (its checks, its cost, its batches) dekal.bots._question's, the worlds
-of an exact answer dekal.bots._enumeration's, the playing out of worlds dekal.bots._playout's,
-and the figures and the answer dekal.bots._figures'. Their public names are importable from
+`run_questions` for many at once); the rest is the wing dekal.bots._advice: the positions one
+may ask about are `reachable`'s, a question made ready (its checks, its cost, its batches)
+`question`'s, the worlds of an exact answer `enumeration`'s, the playing out of worlds
+`playout`'s, and the figures and the answer `figures`'. Their public names are importable from
 here too.
 """
 
@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from dekal.bots._enumeration import enumerated_worlds, slot_fillings, world_of
-from dekal.bots._figures import (
+from dekal.bots._advice.enumeration import enumerated_worlds, slot_fillings, world_of
+from dekal.bots._advice.figures import (
     CONFIDENCE,
     Z95,
     Advice,
@@ -53,8 +53,15 @@ from dekal.bots._figures import (
     mean_interval,
     outcome_of,
 )
-from dekal.bots._playout import BATCH, PLAYOUTS, WorldBatch, evaluate_batch, play_out, table_outcome
-from dekal.bots._question import (
+from dekal.bots._advice.playout import (
+    BATCH,
+    PLAYOUTS,
+    WorldBatch,
+    evaluate_batch,
+    play_out,
+    table_outcome,
+)
+from dekal.bots._advice.question import (
     DETERMINISTIC_MODELS,
     MAX_SEARCH_WORK,
     SEARCH_BATCH,
@@ -67,7 +74,7 @@ from dekal.bots._question import (
     prepare,
     search_work,
 )
-from dekal.bots._reachable import check_full_position, check_reachable, read_question
+from dekal.bots._advice.reachable import check_full_position, check_reachable, read_question
 from dekal.bots.observation import Observation
 from dekal.simulation.runner import run_chunks
 

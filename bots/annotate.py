@@ -26,8 +26,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from dekal.bots._figures import Advice, Figures, Interval
-from dekal.bots._question import MAX_SEARCH_WORK, Question
+from dekal.bots._advice.figures import Advice, Figures, Interval
+from dekal.bots._advice.question import MAX_SEARCH_WORK, Question
 from dekal.bots.advise import Progress, prepare, run_questions
 from dekal.bots.bot import make_bot
 from dekal.bots.observation import Observation, observation_of

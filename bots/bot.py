@@ -9,7 +9,7 @@ pick (M3, T1); tests/bots/test_bots.py checks that anyway by swapping hidden car
 A spec string names a bot and its options: `random`, `greedy`, `pimc`, `pimc:samples=40`,
 `ismcts:iterations=400,c=0.1`. `make_bot(spec)` reads one; an unknown name or option is a
 NotationError naming the field "bot". `cmd:COMMAND` is a bot that is a program, spoken to over
-the bot protocol (spec/bot-protocol.md; dekal.bots._process_bot): `cmd:./mybot`,
+the bot protocol (spec/bot-protocol.md; dekal.bots._protocol.process_bot): `cmd:./mybot`,
 `cmd:python -m dekal.bots.serve pimc:samples=200`. Its process starts at its first decision
 and is ended by its `close()` (and at exit, by whoever forgot).
 """
@@ -19,11 +19,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Protocol
 
-from dekal.bots._greedy import GreedyBot
-from dekal.bots._ismcts import IsmctsBot
-from dekal.bots._pimc import PimcBot
-from dekal.bots._random_bot import RandomBot
-from dekal.bots._spec_string import spec_of as spec_of
+from dekal.bots._players.greedy import GreedyBot
+from dekal.bots._players.ismcts import IsmctsBot
+from dekal.bots._players.pimc import PimcBot
+from dekal.bots._players.random_bot import RandomBot
+from dekal.bots._protocol.spec_string import spec_of as spec_of
 from dekal.bots.observation import Observation
 from dekal.draws import Draws
 from dekal_ref.actions import Action
@@ -79,7 +79,7 @@ def make_bot(spec: str) -> Bot:
     `cmd:COMMAND` (a program speaking spec/bot-protocol.md)."""
     kind, _, options_text = spec.strip().partition(":")
     if kind == COMMAND_PREFIX:
-        from dekal.bots._process_bot import ProcessBot
+        from dekal.bots._protocol.process_bot import ProcessBot
 
         return ProcessBot(options_text.strip())
     kinds = KINDS

@@ -22,7 +22,8 @@ import traceback
 from collections.abc import Callable
 from typing import TextIO
 
-from dekal.bots._bot_protocol import (
+from dekal.bots._players.pimc import PimcBot
+from dekal.bots._protocol.bot_protocol import (
     BOT_PROTOCOL_VERSION,
     MAX_REQUEST_CHARS,
     BadRequest,
@@ -30,7 +31,6 @@ from dekal.bots._bot_protocol import (
     read_seat,
     read_seed,
 )
-from dekal.bots._pimc import PimcBot
 from dekal.bots.bot import Bot, make_bot
 from dekal.bots.observation import legal_actions, read_public_view
 from dekal.conformance.drive._adapter import request_id

@@ -338,9 +338,9 @@ def _param_name(ctx: Context, label: str) -> str:
 
 
 def _bot_program_failed(error: Exception) -> bool:
-    """Is `error` a bot program's forfeit or failure to start (dekal.bots._process_bot)? Only
-    a command that played a `cmd:` bot has imported that module, so no other pays for it."""
-    programs = sys.modules.get("dekal.bots._process_bot")
+    """Is `error` a bot program's forfeit or failure to start (dekal.bots._protocol.process_bot)?
+    Only a command that played a `cmd:` bot has imported that module, so no other pays for it."""
+    programs = sys.modules.get("dekal.bots._protocol.process_bot")
     return programs is not None and isinstance(error, (programs.BotForfeit, programs.BotUnusable))
 
 

@@ -29,8 +29,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
-from dekal.bots._bot_protocol import FORFEITS, THINK_MS
-from dekal.bots._process_bot import BotForfeit, BotProcess, ProcessBot
+from dekal.bots._protocol.bot_protocol import FORFEITS, THINK_MS
+from dekal.bots._protocol.process_bot import BotForfeit, BotProcess, ProcessBot
 from dekal.bots.bot import COMMAND_PREFIX, Bot, make_bot
 from dekal.bots.table import play_game
 from dekal.draws import game_seed

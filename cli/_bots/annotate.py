@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from dekal.bots._question import MAX_SEARCH_WORK
+from dekal.bots._advice.question import MAX_SEARCH_WORK
 from dekal.bots.annotate import MARKS, Annotation, Decision, annotate
 from dekal.cli._bots.advise import Model, Samples, Seed, checked_model, say_cost
 from dekal.cli._common import (

@@ -1,4 +1,4 @@
-"""`dekal bots check`: does a bot keep the bot protocol's promises (dekal.bots._check)?"""
+"""`dekal bots check`: does a bot keep the bot protocol's promises (dekal.bots._protocol.check)?"""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from dekal_ref.errors import NotationError
 from dekal_ref.reading import SEED_MAX
 
 if TYPE_CHECKING:
-    from dekal.bots._check import CheckReport
+    from dekal.bots._protocol.check import CheckReport
 
 MOST_GAMES = 1000
 
@@ -103,8 +103,8 @@ def check(
     ] = 0,  # fmt: skip
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    from dekal.bots._check import check_bot
-    from dekal.bots._process_bot import ProcessBot
+    from dekal.bots._protocol.check import check_bot
+    from dekal.bots._protocol.process_bot import ProcessBot
     from dekal.bots.bot import COMMAND_PREFIX
     from dekal.cli._bot_specs import checked_bot, checked_command
 
@@ -134,7 +134,7 @@ def check(
 
 
 def report_json(report: CheckReport) -> dict[str, Any]:
-    from dekal.bots._check import think_ms_summary
+    from dekal.bots._protocol.check import think_ms_summary
 
     median, most = think_ms_summary(report)
     return {

@@ -369,10 +369,10 @@ def play(
 
 def end_programs(bots: Sequence[Bot | None]) -> None:
     """End the bot programs (`cmd:`) of a game over, however it ended: each one's process
-    group is ended and the process reaped here (dekal.bots._process_bot). A Ctrl-C leaves
+    group is ended and the process reaped here (dekal.bots._protocol.process_bot). A Ctrl-C leaves
     the command by os._exit, which runs no exit handler: without this its programs were
     only killed by the stop's last resort, unreaped."""
-    from dekal.bots._process_bot import ProcessBot
+    from dekal.bots._protocol.process_bot import ProcessBot
 
     for bot in bots:
         if isinstance(bot, ProcessBot):

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from rich.text import Text
 
-from dekal.bots._figures import Advice
+from dekal.bots._advice.figures import Advice
 from dekal.bots.annotate import Annotation
 from dekal.cli._bots.advise import print_table
 from dekal.cli._bots.annotate import print_annotation

@@ -338,7 +338,7 @@ def world_values(
     """PIMC's evaluation (dekal.kernel._worlds): `samples` worlds drawn from the generator
     state as dekal.bots.sampler.sample_fast draws them, then one rollout seed each; every
     action (all the seat's) played in every world and the round played out by `policy` for
-    every seat; the seat's `utility` (a name of dekal.bots._utility) of each outcome.
+    every seat; the seat's `utility` (a name of dekal.bots._players.utility) of each outcome.
 
     template: any full state of the view (its hidden slots and pile are overwritten); slots:
     the hidden (seat, cell)s in order; unseen: the unseen cards, sorted; pickers: the seats

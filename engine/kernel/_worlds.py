@@ -1,6 +1,6 @@
 """PIMC's evaluation in one compiled call: sample, play each action, score (M3, T1–T5, S1–S3).
 
-`world_values` does what dekal.bots._pimc.PimcBot.evaluate does with dekal.bots.sampler and
+`world_values` does what dekal.bots._players.pimc.PimcBot.evaluate does with dekal.bots.sampler and
 dekal.kernel.rollouts, draw for draw:
 
 * world j: a Fisher–Yates shuffle of the unseen cards (sorted) with the bot's own stream
@@ -11,7 +11,7 @@ dekal.kernel.rollouts, draw for draw:
 * each action played in each world (a reveal is the pick: play_on reveals once every seat has
   picked; a take leaves the centre and waits to be pushed; a push ends the seat's move), the
   round played out by play_on from the rollout seed's streams (dekal.kernel.rollouts);
-* the seat's utility of the outcome, as dekal.bots._utility computes it, float op for float
+* the seat's utility of the outcome, as dekal.bots._players.utility computes it, float op for float
   op: values[action, world].
 
 The mean over worlds is left to the caller (Python's own `sum`, whose summation changed in
@@ -60,7 +60,7 @@ with needed("the compiled game kernel (dekal.kernel)"):
 
 REVEAL_KIND, TAKE_KIND, PUSH_KIND = range(3)
 UTILITY_CODES = {"win": 0, "margin": 1, "blend": 2}
-"""dekal.bots._utility's utilities by code."""
+"""dekal.bots._players.utility's utilities by code."""
 SEED_RANGE = 2**53  # Draws.below(2**53): one whole 53-bit draw, a rollout's seed
 
 
@@ -77,7 +77,7 @@ def utility(
     code: int, seat: int, points: NDArray[np.int64], left: NDArray[np.int64],
     totals: NDArray[np.int64], n: int, match: bool,
 ) -> float:  # fmt: skip
-    """dekal.bots._utility's win share, margin or blend for `seat`, in its float operations
+    """dekal.bots._players.utility's win share, margin or blend for `seat`, in its float operations
     and their order (max(0.0, x) keeps 0.0 unless x > 0.0, min(1.0, x) keeps 1.0 unless
     x < 1.0, as Python's max and min keep their first argument on ties)."""
     win = 0.0

@@ -202,7 +202,7 @@ def test_an_unknown_model_is_refused_naming_the_bot() -> None:
 
 @pytest.mark.parametrize("model", ["greedy", "random"])
 def test_the_compiled_the_python_and_the_table_playouts_give_the_same_answer(model: str) -> None:
-    # three ways to play a round out: dekal.kernel, dekal.bots._rollout, the bots one by one
+    # three ways to play a round out: dekal.kernel, dekal.bots._players.rollout, the bots one by one
     state = played(3, 8, until=11)
     view, seat = observation_of(state), deciding_seat(state)
     compiled = advise(view, seat, samples=FEW, seed=2, model=model)

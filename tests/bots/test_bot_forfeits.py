@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dekal.bots._process_bot import BotForfeit, BotUnusable, ProcessBot
+from dekal.bots._protocol.process_bot import BotForfeit, BotUnusable, ProcessBot
 from dekal.bots.bot import make_bot
 from dekal.bots.table import play_game
 from dekal.conformance.drive._process_group import group_alive, process_table

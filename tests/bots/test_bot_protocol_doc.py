@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from dekal.bots._check import check_bot
-from dekal.bots._process_bot import ProcessBot
+from dekal.bots._protocol.check import check_bot
+from dekal.bots._protocol.process_bot import ProcessBot
 from dekal.bots.observation import Observation, legal_actions
 from dekal.bots.serve import BotServer, serve
 from dekal.bots.table import play_game

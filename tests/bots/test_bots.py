@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from test_observation import positions
 
 from dekal import fast
-from dekal.bots._rollout import POLICIES, Outcome, play_round_out, round_outcomes
-from dekal.bots._utility import margin, win_share
+from dekal.bots._players.rollout import POLICIES, Outcome, play_round_out, round_outcomes
+from dekal.bots._players.utility import margin, win_share
 from dekal.bots.bot import BOT_NAMES, make_bot
 from dekal.bots.observation import Observation, legal_actions, observation_of
 from dekal.bots.table import play_game

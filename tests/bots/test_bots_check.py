@@ -1,4 +1,4 @@
-"""`dekal bots check` (dekal.bots._check) catches every planted fault of
+"""`dekal bots check` (dekal.bots._protocol.check) catches every planted fault of
 tests/miniatures/bots — an illegal action, a late answer, a crash, a bot that is not
 deterministic under its seed, one that does not refuse bad input, one that peeks — and
 passes correct bots, ours and a program."""
@@ -13,8 +13,8 @@ import pytest
 from miniatures.bots.peeking_bot import PeekingBot
 from typer.testing import CliRunner
 
-from dekal.bots._check import check_bot
-from dekal.bots._process_bot import ProcessBot
+from dekal.bots._protocol.check import check_bot
+from dekal.bots._protocol.process_bot import ProcessBot
 from dekal.bots.bot import make_bot
 from dekal.cli._app import app
 

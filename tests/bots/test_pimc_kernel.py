@@ -3,7 +3,8 @@ worlds from the same draws, the same rollouts, the same utilities, so the same e
 for bit, and the bot's stream left where the interpreted sampler leaves it (issue 30, item 5).
 
 The interpreted path is PimcBot.evaluate(compiled=False): dekal.bots.sampler.sample_fast,
-dekal.fast.apply, the Python rollouts of dekal.bots._rollout and dekal.bots._utility.
+dekal.fast.apply, the Python rollouts of dekal.bots._players.rollout and
+dekal.bots._players.utility.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pytest
 
 import dekal_ref
 from dekal import fast
-from dekal.bots._pimc import PimcBot
+from dekal.bots._players.pimc import PimcBot
 from dekal.bots.bot import make_bot
 from dekal.bots.observation import Observation, observation_of
 from dekal.bots.table import seat_to_act

@@ -19,7 +19,7 @@ import pytest
 from support.keyboard import at_the_keyboard
 from typer.testing import CliRunner, Result
 
-from dekal.bots._random_bot import RandomBot
+from dekal.bots._players.random_bot import RandomBot
 from dekal.bots.observation import read_public_view
 from dekal.bots.table import play_game
 from dekal.cli._app import app

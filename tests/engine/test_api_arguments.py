@@ -163,12 +163,12 @@ MODULES = (
     "dekal.bots.observation",
     "dekal.bots.sampler",
     "dekal.bots.advise",
-    "dekal.bots._question",
-    "dekal.bots._enumeration",
-    "dekal.bots._playout",
-    "dekal.bots._figures",
+    "dekal.bots._advice.question",
+    "dekal.bots._advice.enumeration",
+    "dekal.bots._advice.playout",
+    "dekal.bots._advice.figures",
     "dekal.bots.table",
-    "dekal.bots._rollout",
+    "dekal.bots._players.rollout",
     "dekal.simulation.games",
     "dekal.simulation.stats",
     "dekal.simulation.runner",
@@ -181,7 +181,7 @@ MODULES = (
     "dekal.simulate",
     "dekal.draws",
     "dekal.bots.bot",
-    "dekal.bots._utility",
+    "dekal.bots._players.utility",
     "dekal.simulation._tally",
     "dekal.simulation._table_results",
     "dekal.fast",
@@ -250,7 +250,7 @@ NOT_WALKED = {
     # the seed arithmetic, on the hot path of every game: its callers check their seeds
     "dekal.draws.game_seed", "dekal.draws.seat_seed",
     # advise's inner steps, called by advise() with the arguments it checked at its entry
-    "dekal.bots._playout.table_outcome", "dekal.bots._playout.play_out",
+    "dekal.bots._advice.playout.table_outcome", "dekal.bots._advice.playout.play_out",
 }  # fmt: skip
 
 

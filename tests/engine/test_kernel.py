@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import dekal_ref
 from dekal import kernel
-from dekal.bots._greedy import greedy_push_index, greedy_take_value
+from dekal.bots._players.greedy import greedy_push_index, greedy_take_value
 from dekal.draws import Draws, seat_seed
 from dekal.fast import format_position, from_reference
 from dekal.kernel import _cache as kernel_cache
@@ -218,7 +218,7 @@ def test_greedy_choice_is_the_greedy_bots_take_and_push(
     values: list[int], hole: int, variant: str, centre: list[int]
 ) -> None:
     """Greedy's (value, push) scored push by push with the entry filled in by its neighbours
-    (S1) is dekal.bots._greedy's, which scores every (value, push) grid whole; the push kept
+    (S1) is dekal.bots._players.greedy's, which scores every (value, push) grid whole; the push kept
     with the take is the push greedy would choose for the value."""
     values[hole] = 0
     word = sum(value << (4 * cell) for cell, value in enumerate(values))

@@ -1,11 +1,11 @@
 """A question to advise, made ready: whose decision it is, what it will cost, its worlds in
 batches.
 
-`prepare` checks a question (the position is one some game reaches, dekal.bots._reachable;
+`prepare` checks a question (the position is one some game reaches, dekal.bots._advice.reachable;
 the seat has a decision: decision_of; the model is a bot; a search is not past
 MAX_SEARCH_WORK), lists the seat's legal actions and cuts its worlds into WorldBatches
-(dekal.bots._playout), enumerated with their probabilities when the answer can be exact
-(dekal.bots._enumeration). Nothing is played here: dekal.bots.advise runs the batches, and
+(dekal.bots._advice.playout), enumerated with their probabilities when the answer can be exact
+(dekal.bots._advice.enumeration). Nothing is played here: dekal.bots.advise runs the batches, and
 `Question.answer` turns their outcomes into the Advice.
 """
 
@@ -17,10 +17,10 @@ from fractions import Fraction
 
 from dekal._arguments import seed as check_seed
 from dekal._arguments import whole
-from dekal.bots._enumeration import enumerated_worlds
-from dekal.bots._figures import Advice, Outcome, figures_of
-from dekal.bots._playout import BATCH, PLAYOUTS, WorldBatch
-from dekal.bots._reachable import check_reachable
+from dekal.bots._advice.enumeration import enumerated_worlds
+from dekal.bots._advice.figures import Advice, Outcome, figures_of
+from dekal.bots._advice.playout import BATCH, PLAYOUTS, WorldBatch
+from dekal.bots._advice.reachable import check_reachable
 from dekal.bots.bot import Bot, make_bot
 from dekal.bots.observation import Observation, legal_actions
 from dekal.bots.work import MAX_WORK, advice_work, check_work

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from dekal import bits
 from dekal.actions import apply as fast_apply
-from dekal.bots._figures import Outcome, outcome_of
-from dekal.bots._rollout import POLICIES as ROLLOUT_POLICIES
-from dekal.bots._rollout import round_outcomes
+from dekal.bots._advice.figures import Outcome, outcome_of
+from dekal.bots._players.rollout import POLICIES as ROLLOUT_POLICIES
+from dekal.bots._players.rollout import round_outcomes
 from dekal.bots.bot import Bot, make_bot
 from dekal.bots.observation import Observation, observation_of
 from dekal.bots.sampler import sample_fast
@@ -32,7 +32,7 @@ BATCH = 100
 large enough for the compiled rollouts to run in bulk."""
 PLAYOUTS = ("auto", "python", "table")
 """How a round is played out: auto (compiled for random and greedy), python (the same
-policies in dekal.bots._rollout), table (the bots themselves, one decision at a time)."""
+policies in dekal.bots._players.rollout), table (the bots themselves, one decision at a time)."""
 
 
 def table_outcome(state: FastState, bots: Sequence[Bot], seed: int, seat: int) -> Outcome:
@@ -50,8 +50,9 @@ def play_out(
     states: Sequence[FastState], seeds: Sequence[int], model: str, seat: int, playout: str
 ) -> list[Outcome]:
     """Each state played to the end of its round by `model` for every seat, state k with the
-    draws of seeds[k]. The two policies of docs/contracts.md run compiled (dekal.kernel, unless
-    playout="python": then dekal.bots._rollout's Python loop); any other bot at the table."""
+    draws of seeds[k]. The two policies of docs/contracts.md run compiled (dekal.kernel,
+    unless playout="python": then dekal.bots._players.rollout's Python loop); any other bot
+    at the table."""
     if model in ROLLOUT_POLICIES and playout != "table":
         if playout == "python" or not available("numba"):  # no `fast` extra: the same games
             played = round_outcomes(states, model, seeds, compiled=False)

@@ -5,10 +5,10 @@ Search", AAAI 2010).
 To decide, the bot draws `samples` worlds consistent with its public view (sampler: the
 unseen cards split uniformly between face-down cells and pile, M3), and for each legal
 action plays it in every world and plays the rest of the round out with the `rollout`
-policy (random or greedy, dekal.bots._rollout). Every action is scored on the *same* worlds
+policy (random or greedy, dekal.bots._players.rollout). Every action is scored on the *same* worlds
 and the same rollout seeds (common random numbers), so the comparison between actions is
 not drowned by the luck of the draw. It plays the action with the best mean `utility`
-(dekal.bots._utility: `win` share, `margin`, or their `blend`; the first action on ties).
+(dekal.bots._players.utility: `win` share, `margin`, or their `blend`; the first action on ties).
 
 What it optimises: the expected utility, at the end of the round, of playing this action
 now and then letting every seat (itself included) play the rollout policy: one step of
@@ -32,9 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dekal import fast
-from dekal.bots._rollout import POLICIES, round_outcomes
-from dekal.bots._spec_string import spec_of
-from dekal.bots._utility import UTILITIES
+from dekal.bots._players.rollout import POLICIES, round_outcomes
+from dekal.bots._players.utility import UTILITIES
+from dekal.bots._protocol.spec_string import spec_of
 from dekal.bots.observation import Observation, legal_actions, unseen_cards
 from dekal.bots.sampler import hidden_slots, sample_fast, sample_template
 from dekal.draws import Draws

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dekal import fast
-from dekal.bots._process_bot import BotForfeit, ProcessBot, claims
+from dekal.bots._protocol.process_bot import BotForfeit, ProcessBot, claims
 from dekal.bots.bot import Bot, make_bot
 from dekal.bots.observation import Observation, legal_actions, observation_of
 from dekal.bots.sampler import sample_fast

@@ -17,7 +17,7 @@ from dekal import _arguments as arguments
 from dekal import bits
 from dekal._game import CLEAR_CELL, first_player_by_lowest_card, hole_of
 from dekal._grid import nth_cell
-from dekal.bots._greedy import greedy_push_index, greedy_take_value, visible_word
+from dekal.bots._players.greedy import greedy_push_index, greedy_take_value, visible_word
 from dekal.draws import Draws, seat_seed
 from dekal.extras import available
 from dekal.state import TURNS_PER_ROUND, FastState

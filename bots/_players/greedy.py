@@ -13,7 +13,7 @@ differential test pins the two together, so this module says it literally:
 * push: the first legal push of the value in hand with the lowest visible score.
 
 `visible_score`, `greedy_take` and `greedy_push` work on packed grid words (dekal.bits),
-so the table's bot and the Python rollouts (dekal.bots._rollout) run the very same code.
+so the table's bot and the Python rollouts (dekal.bots._players.rollout) run the very same code.
 """
 
 from __future__ import annotations

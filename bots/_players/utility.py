@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dekal.bots._rollout import Outcome
+from dekal.bots._players.rollout import Outcome
 from dekal_ref.state import Rules
 
 Utility = Callable[[Outcome, Rules], list[float]]

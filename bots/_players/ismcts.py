@@ -12,9 +12,9 @@ bot's and the other seats'), not states. Each iteration:
    where a child's availability counts the iterations in which its action was legal at its
    parent (the parent's visits would overstate how often it could be chosen);
 3. expand: add one untried action legal in this world, chosen by a draw;
-4. play out: the rest of the round by the rollout policy (dekal.bots._rollout), `batch`
+4. play out: the rest of the round by the rollout policy (dekal.bots._players.rollout), `batch`
    iterations' playouts in one call of the compiled kernel;
-5. back up: every node on the path gets the utility (dekal.bots._utility) of the seat that
+5. back up: every node on the path gets the utility (dekal.bots._players.utility) of the seat that
    chose its action, so each seat's nodes are chosen in that seat's interest.
 
 After `iterations` iterations it plays the root's most visited action (the first on ties).
@@ -29,9 +29,9 @@ import math
 from dataclasses import dataclass, field
 
 from dekal import fast
-from dekal.bots._rollout import POLICIES, round_outcomes
-from dekal.bots._spec_string import spec_of
-from dekal.bots._utility import UTILITIES
+from dekal.bots._players.rollout import POLICIES, round_outcomes
+from dekal.bots._players.utility import UTILITIES
+from dekal.bots._protocol.spec_string import spec_of
 from dekal.bots.observation import Observation, legal_actions
 from dekal.bots.sampler import sample_fast
 from dekal.bots.table import seat_to_act

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dekal.bots._bot_protocol import (
+from dekal.bots._protocol.bot_protocol import (
     BOT_PROTOCOL_VERSION,
     CONTROL_SECONDS,
     MAX_REPLY_BYTES,

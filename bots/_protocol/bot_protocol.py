@@ -1,6 +1,6 @@
 """The messages of the bot protocol (spec/bot-protocol.md): what the table sends a bot and how
 a bot's answers are read, shared by the server (dekal.bots.serve) and the client
-(dekal.bots._process_bot).
+(dekal.bots._protocol.process_bot).
 
 Every request names its command in `cmd` and carries an integer `id`; every reply echoes the
 id and says `ok` (the framing of spec/protocol.md, section 1). The table sends the seat's
