@@ -35,7 +35,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "solver"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "solver" / "unknown"))
 
 import unknown_brute as brute  # noqa: E402
 

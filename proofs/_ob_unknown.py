@@ -15,6 +15,12 @@ min(smallest, e) is not scored and its bound stands in. Sound: the result r is �
 (a bound from below, what a fail-soft search may return at or above its ceiling), and
 exact (r = min m_i) whenever min m_i < e, the only case where the sum stays below its
 ceiling.
+
+E5: a reveal whose sum so far is t, with bounds r ≤ the true terms of the values left
+(`singles_floor`, the cards nothing can cancel) and t + r < b: v's pushes are searched below
+need = (b − t − r + n − 1) // n. Sound: a push at or above need takes t + n·x + the terms left
+to b; tight: a push below it keeps t + n·x + r below b. A value's least m is raised to its
+bound f (≤ m) when below it: still ≤ m, and = m when the least was exact.
 """
 
 from __future__ import annotations
@@ -89,6 +95,39 @@ def _stand_in(k: Kernels, timeout: float) -> tuple[bool, str, str]:
     return proved, counterexample, f"{STAND_IN_PUSHES} pushes, bounds ≤ means < 2^58"
 
 
+def _floors(k: Kernels, timeout: float) -> tuple[bool, str, str]:
+    del k  # the kernel's formulas are restated here (`proofs._unknown.kernel.expected`)
+    t, b, n, x, r, rest, f, m, least = z3.Ints("t b n x r rest f m least")
+    need = (b - t - r + n - 1) / n  # Z3's integer division floors for a positive divisor
+    ranges = [
+        t >= 0,
+        r >= 0,
+        rest >= r,  # the terms left are at least their bounds
+        t + r < b,  # else the reveal stopped before v
+        b <= LARGEST,
+        n >= 1,
+        n <= MOST_COPIES,
+        x >= 0,
+        x <= LARGEST,
+        f >= 0,
+        f <= m,  # the bound is at most the value's true least
+        least <= m,  # a fail-soft least is at most the true one
+        m <= LARGEST,
+    ]
+    sound = z3.Implies(x >= need, t + n * x + rest >= b)
+    tight = z3.Implies(x < need, t + n * x + r < b)
+    raised = z3.If(least < f, f, least)
+    kept = z3.And(raised <= m, z3.Implies(least == m, raised == m))
+
+    def explain(found: Any) -> str:
+        names = (t, b, n, x, r, rest, f, m, least)
+        return ", ".join(f"{v} = {found.eval(v, model_completion=True)}" for v in names)
+
+    claim = z3.And(sound, tight, kept)
+    proved, counterexample = refute(claim, explain, timeout=timeout, assuming=ranges)
+    return proved, counterexample, "need = ⌈(b − t − r)/n⌉ for t + r < b < 2^58, 1 ≤ n ≤ 100"
+
+
 GROUP_LAYOUTS = 16
 """Layouts in the grouped scan's obligation (any number behaves alike: one min each)."""
 
@@ -128,6 +167,13 @@ OBLIGATIONS = (
         "U8/E4: a push whose bound reaches min(least so far, the cap) stands in by its bound: "
         "the value's least is bounded from below, and exact whenever it is below the cap",
         _stand_in,
+    ),
+    Obligation(
+        "unknown.e5-floors",
+        "U8/E5: with bounds r on the terms left, a push at or above (b − t − r + n − 1) // n "
+        "takes the reveal's sum to the ceiling b, one below keeps t + n·x + r below b, and a "
+        "least raised to its bound stays a bound (exact when it was)",
+        _floors,
     ),
     Obligation(
         "unknown.u9-threshold",
