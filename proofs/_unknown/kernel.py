@@ -27,7 +27,7 @@ from dekal.kernel._bits import cancelled_and_occupied, nibble_sum, points, push_
 from dekal.kernel._cache import compiled
 from dekal.kernel._tables import ENTRY
 from dekal.proofs._unknown.tables import FAR, NEIGHBOURS, refresh_cache
-from dekal.proofs._unknown.two import _face_up, singles_floor, two_expected
+from dekal.proofs._unknown.two import _face_up, singles_floor, singles_worst, two_expected
 
 with needed("the compiled search of --unknown"):
     import numpy as np
@@ -231,6 +231,13 @@ def guaranteed(
     if down & (down - 1) == 0:
         worst, _ = _last(grid, down, counts, steps, pushes, variant)
         return worst
+    if state[PRUNE] == 1:
+        # G4: the cards nothing can cancel already score `high` on some draw: cut
+        held = np.empty(11, dtype=np.int64)
+        _face_up(grid, held)
+        floor = singles_worst(held, counts, held[0])
+        if floor >= high:
+            return floor
     opened = _open(memo, grid, low, high, state)
     if opened != -1:
         return max(opened, np.int64(0))

@@ -249,6 +249,34 @@ def singles_floor(held: NDArray[np.int64], counts: NDArray[np.int64], unknown: i
 
 
 @compiled
+def singles_worst(held: NDArray[np.int64], counts: NDArray[np.int64], unknown: int) -> np.int64:
+    """G4 (U8): a number ≤ U5's guarantee of a state (face-up cards held[x] of each value x,
+    `unknown` `?` cells, counts[x − 1] unseen cards of x): the most points the cards nothing
+    can cancel (E5's singles) reach over the draws the unseen cards allow. Whatever is played
+    they score, so the adversary who names those values in advance is held to at least that
+    (the max over the draws of a bound every line of play meets). A value scores when its
+    final copies are one: the best number of draws per value, by a sum over the values of at
+    most `unknown` draws (dynamic programming, ≤ 10 · 6 · 6 steps)."""
+    best = np.full(unknown + 1, -1, dtype=np.int64)
+    after = np.empty(unknown + 1, dtype=np.int64)
+    best[0] = 0
+    for value in range(1, 11):
+        for d in range(unknown + 1):
+            after[d] = -1
+        most = min(counts[value - 1], unknown)
+        for d in range(unknown + 1):
+            if best[d] < 0:
+                continue
+            for t in range(min(most, unknown - d) + 1):
+                scored = best[d] + (value if held[value] + t == 1 else 0)
+                if scored > after[d + t]:
+                    after[d + t] = scored
+        for d in range(unknown + 1):
+            best[d] = after[d]
+    return max(best[unknown], np.int64(0))
+
+
+@compiled
 def two_expected(
     grid: np.uint64,
     down: int,

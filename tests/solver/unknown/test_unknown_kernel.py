@@ -202,3 +202,54 @@ def test_the_singles_floor_changes_no_value_and_no_window_U8_E5(grid: str, varia
     for high in (1, exact // 2, exact - 1, exact, exact + 1, 2 * exact):
         windowed = game(True).expected(with_e5.start, with_e5.start_down, high)
         assert windowed == exact if windowed < high else exact >= windowed >= high
+
+
+@FEW
+@given(positions(most_unknown=3))
+def test_the_singles_worst_is_its_most_over_the_draws_and_below_the_guarantee_U8_G4(
+    position: UnknownPosition,
+) -> None:
+    """G4's bound, the dynamic programme, against its definition (the most E5's cards score
+    over every draw the unseen cards allow) and below the brute force's guarantee."""
+    import itertools
+    from collections import Counter
+
+    from dekal import bits
+    from dekal.proofs._unknown import two as two
+
+    unknown = len(position.face_down)
+    held = np.empty(11, dtype=np.int64)
+    two._face_up(np.uint64(bits.pack(position.grid)), held)
+    counts = np.array(position.unseen, dtype=np.int64)
+    floor = int(two.singles_worst(held, counts, unknown))
+    face_up = Counter(v for v in position.grid if v in VALUES)
+    cards = [v for v in VALUES for _ in range(position.unseen[v - 1])]
+    plain = max(
+        sum(v for v, n in (face_up + Counter(cards[i] for i in draw)).items() if n == 1)
+        for draw in itertools.combinations(range(len(cards)), unknown)
+    )
+    assert floor == plain
+    grid, unseen = reference(position)
+    assert floor <= brute.guaranteed(grid, unseen, position.variant)
+
+
+@pytest.mark.parametrize(("grid", "variant"), E5_POSITIONS)
+def test_the_singles_worst_changes_no_guarantee_and_no_window_U8_G4(
+    grid: str, variant: str
+) -> None:
+    """The compiled guarantee with G4 (and E5) against the same search without them: the
+    same exact value, and in every window (low, high) a fail-soft answer."""
+    from dekal.proofs._unknown.search import CompiledGame
+
+    position = make_unknown(grid, variant=variant)
+
+    def game(singles: bool) -> CompiledGame:
+        return CompiledGame(position, Deadline(600.0), prune=True, singles=singles)
+
+    without = game(False)
+    exact = without.guaranteed(without.start, without.start_down)
+    with_g4 = game(True)
+    assert with_g4.guaranteed(with_g4.start, with_g4.start_down) == exact
+    for high in (1, exact // 2, exact, exact + 1, 2 * exact):
+        windowed = game(True).guaranteed_below(with_g4.start, with_g4.start_down, high)
+        assert windowed == exact if windowed < high else exact >= windowed >= high
