@@ -337,6 +337,21 @@ def expected(
             floors[value] = singles_floor(held, counts, held[0] - 1)
             held[value] -= 1
             counts[value - 1] += 1
+    order = np.empty(10, dtype=np.int64)
+    keys = np.empty(10, dtype=np.int64)
+    # the values' order (U8: it changes no value): those no face-up card holds first (E5's
+    # floors miss the most of them: 5–18% fewer nodes on three eject k=4), then the largest
+    # count · value; an insertion sort
+    for slot in range(10):
+        value = 10 - slot
+        key = counts[value - 1] * value + (1000 if singles and held[value] == 0 else 0)
+        place = slot
+        while place > 0 and keys[place - 1] < key:
+            keys[place] = keys[place - 1]
+            order[place] = order[place - 1]
+            place -= 1
+        keys[place] = key
+        order[place] = value
     best = np.int64(FAR)
     for cell in range(16):
         if not (down >> cell) & 1:
@@ -346,7 +361,8 @@ def expected(
         rest = np.int64(0)  # E5: the floors of the values not summed yet
         for value in range(1, 11):
             rest += counts[value - 1] * floors[value]
-        for value in range(10, 0, -1):  # the largest terms first: the sum reaches it sooner
+        for slot in range(10):
+            value = order[slot]
             count = counts[value - 1]
             if count == 0:
                 continue
