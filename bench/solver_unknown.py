@@ -15,10 +15,11 @@ distinct values, k `?` cells, the deck's unseen cards) are given to
   step), `perfect` (known_optima: U9's mean, and the worst that bounds `guaranteed`).
 Every method's values must agree (exit code 1 if not). Each row gives, per method, the
 median and the largest CPU seconds of the process (numba runs on one core: `_cpu`, the
-figure the issue's "on one core" asks for) and of the wall clock (`_wall`, which a loaded
-machine stretches), and the ratio of the medians to the brute force (to python when the
-brute force was not run). A method whose median × GROWTH passes --limit is not run on
-larger k; one that passes --timeout on a position is recorded as "timeout" (no value).
+figure the issue's "on one core" asks for; `_cpu_each`, every position's in order) and of
+the wall clock (`_wall`, which a loaded machine stretches), and the ratio of the medians to
+the brute force (to python when the brute force was not run). A method whose median ×
+GROWTH passes --limit is not run on larger k; one that passes --timeout (wall clock) on a
+position is recorded as "timeout" (no value).
 `--min-k 5 --max-k 5 --methods guaranteed,expected,perfect --limit 1e9` measures k = 5
 alone (no yardstick runs there: absolute seconds only).
 """
@@ -35,7 +36,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "solver"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "solver" / "unknown"))
 
 import unknown_brute as brute  # noqa: E402
 
@@ -161,6 +162,7 @@ def main() -> int:
                 median = statistics.median(cpu[method])
                 row[f"{method}_cpu"] = round(median, 4)
                 row[f"{method}_cpu_max"] = round(max(cpu[method]), 4)
+                row[f"{method}_cpu_each"] = [round(seconds, 2) for seconds in cpu[method]]
                 row[f"{method}_wall"] = round(statistics.median(wall[method]), 4)
                 row[f"{method}_wall_max"] = round(max(wall[method]), 4)
                 if base and method != base_name:

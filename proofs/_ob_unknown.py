@@ -15,6 +15,16 @@ min(smallest, e) is not scored and its bound stands in. Sound: the result r is �
 (a bound from below, what a fail-soft search may return at or above its ceiling), and
 exact (r = min m_i) whenever min m_i < e, the only case where the sum stays below its
 ceiling.
+
+E5: a reveal whose sum so far is t, with bounds r ≤ the true terms of the values left
+(`singles_floor`, the cards nothing can cancel) and t + r < b: v's pushes are searched below
+need = (b − t − r + n − 1) // n. Sound: a push at or above need takes t + n·x + the terms left
+to b; tight: a push below it keeps t + n·x + r below b. A value's least m is raised to its
+bound f (≤ m) when below it: still ≤ m, and = m when the least was exact.
+
+G4: a guarantee min over reveals, max over values, min over pushes of the children's
+guarantees, each child of value v at least f_v (its cards nothing can cancel, the same for
+every reveal and push), is at least max_v f_v: the bound the kernel returns in its place.
 """
 
 from __future__ import annotations
@@ -89,6 +99,78 @@ def _stand_in(k: Kernels, timeout: float) -> tuple[bool, str, str]:
     return proved, counterexample, f"{STAND_IN_PUSHES} pushes, bounds ≤ means < 2^58"
 
 
+def _floors(k: Kernels, timeout: float) -> tuple[bool, str, str]:
+    del k  # the kernel's formulas are restated here (`proofs._unknown.kernel.expected`)
+    t, b, n, x, r, rest, f, m, least = z3.Ints("t b n x r rest f m least")
+    need = (b - t - r + n - 1) / n  # Z3's integer division floors for a positive divisor
+    ranges = [
+        t >= 0,
+        r >= 0,
+        rest >= r,  # the terms left are at least their bounds
+        t + r < b,  # else the reveal stopped before v
+        b <= LARGEST,
+        n >= 1,
+        n <= MOST_COPIES,
+        x >= 0,
+        x <= LARGEST,
+        f >= 0,
+        f <= m,  # the bound is at most the value's true least
+        least <= m,  # a fail-soft least is at most the true one
+        m <= LARGEST,
+    ]
+    sound = z3.Implies(x >= need, t + n * x + rest >= b)
+    tight = z3.Implies(x < need, t + n * x + r < b)
+    raised = z3.If(least < f, f, least)
+    kept = z3.And(raised <= m, z3.Implies(least == m, raised == m))
+
+    def explain(found: Any) -> str:
+        names = (t, b, n, x, r, rest, f, m, least)
+        return ", ".join(f"{v} = {found.eval(v, model_completion=True)}" for v in names)
+
+    claim = z3.And(sound, tight, kept)
+    proved, counterexample = refute(claim, explain, timeout=timeout, assuming=ranges)
+    return proved, counterexample, "need = ⌈(b − t − r)/n⌉ for t + r < b < 2^58, 1 ≤ n ≤ 100"
+
+
+G4_REVEALS, G4_VALUES, G4_PUSHES = 3, 10, 16
+"""The obligation's step (any number of reveals behaves alike: one min over them)."""
+
+
+def _worst_floor(k: Kernels, timeout: float) -> tuple[bool, str, str]:
+    del k  # U5's recursion restated here, unrolled over reveals, values and pushes
+    floors = z3.IntVector("f", G4_VALUES)
+    children = [
+        [z3.IntVector(f"g_{c}_{v}", G4_PUSHES) for v in range(G4_VALUES)] for c in range(G4_REVEALS)
+    ]
+    ranges = []
+    for reveal in children:
+        for value, pushes in zip(reveal, floors, strict=True):
+            ranges += [child >= pushes for child in value]
+    reveals = []
+    for reveal in children:
+        worst: Any = None
+        for value in reveal:
+            least: Any = value[0]
+            for child in value[1:]:
+                least = z3.If(child < least, child, least)
+            worst = least if worst is None else z3.If(least > worst, least, worst)
+        reveals.append(worst)
+    guarantee: Any = reveals[0]
+    for worst in reveals[1:]:
+        guarantee = z3.If(worst < guarantee, worst, guarantee)
+    bound: Any = floors[0]
+    for floor in floors[1:]:
+        bound = z3.If(floor > bound, floor, bound)
+
+    def explain(found: Any) -> str:
+        return "floors: " + " ".join(str(found.eval(f)) for f in floors)
+
+    claim = guarantee >= bound
+    proved, counterexample = refute(claim, explain, timeout=timeout, assuming=ranges)
+    shape = f"{G4_REVEALS} reveals × {G4_VALUES} values × {G4_PUSHES} pushes"
+    return proved, counterexample, shape + ", every child ≥ its value's bound"
+
+
 GROUP_LAYOUTS = 16
 """Layouts in the grouped scan's obligation (any number behaves alike: one min each)."""
 
@@ -128,6 +210,19 @@ OBLIGATIONS = (
         "U8/E4: a push whose bound reaches min(least so far, the cap) stands in by its bound: "
         "the value's least is bounded from below, and exact whenever it is below the cap",
         _stand_in,
+    ),
+    Obligation(
+        "unknown.e5-floors",
+        "U8/E5: with bounds r on the terms left, a push at or above (b − t − r + n − 1) // n "
+        "takes the reveal's sum to the ceiling b, one below keeps t + n·x + r below b, and a "
+        "least raised to its bound stays a bound (exact when it was)",
+        _floors,
+    ),
+    Obligation(
+        "unknown.g4-floor",
+        "U8/G4: when every child of a value v is at least v's bound, the guarantee (min over "
+        "reveals, max over values, min over pushes) is at least the largest bound",
+        _worst_floor,
     ),
     Obligation(
         "unknown.u9-threshold",

@@ -251,8 +251,12 @@ class CompiledGame(_Game):
     The Python methods around them (the reveals' loops at the root, the first step) are
     _Game's."""
 
-    def __init__(self, position: UnknownPosition, deadline: Deadline, *, prune: bool) -> None:
+    def __init__(
+        self, position: UnknownPosition, deadline: Deadline, *, prune: bool, singles: bool = True
+    ) -> None:
+        """`singles=False`: every rule of U8 but E5 (the tests' yardstick for it)."""
         super().__init__(position, deadline, prune=prune)
+        self.prune_code = 0 if not prune else 1 if singles else 2
         from dekal.extras import needed
 
         with needed("the compiled unknown-card search"):
@@ -280,7 +284,7 @@ class CompiledGame(_Game):
         while True:
             if self.deadline.expired():
                 raise OutOfTime
-            state = self.np.array([0, self.budget, 0, int(self.prune)], dtype=self.np.int64)
+            state = self.np.array([0, self.budget, 0, self.prune_code], dtype=self.np.int64)
             began = time.perf_counter()
             ceiling = self.far if high is None else high
             window = (-1, ceiling) if which == "guaranteed" else (ceiling,)

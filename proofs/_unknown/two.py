@@ -209,6 +209,74 @@ def two_least(terms: NDArray[np.int32], index: int, v: int, least: NDArray[np.in
 
 
 @compiled
+def _falling(n: np.int64, k: int) -> np.int64:
+    """n·(n−1)·…·(n−k+1): the ordered draws of k cards out of n (0 when k > n ≥ 0)."""
+    out = np.int64(1)
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+@compiled
+def _face_up(grid: np.uint64, held: NDArray[np.int64]) -> None:
+    """held[x] = how many face-up cards of value x the grid has (x = 1..10; held[0]: `?`)."""
+    for value in range(11):
+        held[value] = 0
+    for cell in range(16):
+        held[int((grid >> np.uint64(4 * cell)) & np.uint64(0xF))] += 1
+
+
+@compiled
+def singles_floor(held: NDArray[np.int64], counts: NDArray[np.int64], unknown: int) -> np.int64:
+    """E5 (U8): a number ≤ W(s) for a state whose face-up cards hold held[x] of each value x,
+    with `unknown` `?` cells and counts[x − 1] unseen cards of x, scaled as W (Σ over the
+    ordered draws of the `?` cards). Every card stays in the grid (P1, P2, U3), so the final
+    grid holds the face-up cards and the drawn ones whatever is played; a card whose value no
+    other final card has is never cancelled (S1) and scores its value (S2). Summed over the
+    draws: a value with one face-up card scores in the draws that bring no other, one with
+    none in the draws that bring exactly one; every other card scores ≥ 0."""
+    total = np.int64(0)
+    unseen = np.int64(0)
+    for value in range(10):
+        unseen += counts[value]
+    for value in range(1, 11):
+        count = counts[value - 1]
+        if held[value] == 1:
+            total += value * _falling(unseen - count, unknown)
+        elif held[value] == 0 and count > 0 and unknown > 0:
+            total += value * unknown * count * _falling(unseen - count, unknown - 1)
+    return total
+
+
+@compiled
+def singles_worst(held: NDArray[np.int64], counts: NDArray[np.int64], unknown: int) -> np.int64:
+    """G4 (U8): a number ≤ U5's guarantee of a state (face-up cards held[x] of each value x,
+    `unknown` `?` cells, counts[x − 1] unseen cards of x): the most points the cards nothing
+    can cancel (E5's singles) reach over the draws the unseen cards allow. Whatever is played
+    they score, so the adversary who names those values in advance is held to at least that
+    (the max over the draws of a bound every line of play meets). A value scores when its
+    final copies are one: the best number of draws per value, by a sum over the values of at
+    most `unknown` draws (dynamic programming, ≤ 10 · 6 · 6 steps)."""
+    best = np.full(unknown + 1, -1, dtype=np.int64)
+    after = np.empty(unknown + 1, dtype=np.int64)
+    best[0] = 0
+    for value in range(1, 11):
+        for d in range(unknown + 1):
+            after[d] = -1
+        most = min(counts[value - 1], unknown)
+        for d in range(unknown + 1):
+            if best[d] < 0:
+                continue
+            for t in range(min(most, unknown - d) + 1):
+                scored = best[d] + (value if held[value] + t == 1 else 0)
+                if scored > after[d + t]:
+                    after[d + t] = scored
+        for d in range(unknown + 1):
+            best[d] = after[d]
+    return max(best[unknown], np.int64(0))
+
+
+@compiled
 def two_expected(
     grid: np.uint64,
     down: int,
@@ -217,6 +285,7 @@ def two_expected(
     pushes: NDArray[np.int64],
     variant: int,
     high: np.int64,
+    singles: bool,
 ) -> np.int64:
     """U6 scaled for a state with two `?` left, below `high` (fail-soft, as `expected`), on
     `two_terms`: per reveal, Σ over v (largest terms first) of count(v) · min over the
@@ -233,6 +302,19 @@ def two_expected(
     unseen = np.int64(0)
     for w in range(10):
         unseen += counts[w]
+    # E5: the cards nothing can cancel bound each value's term from below (0 when off)
+    singles_floors = np.zeros(11, dtype=np.int64)
+    if singles:
+        held = np.empty(11, dtype=np.int64)
+        _face_up(grid, held)
+        for v in range(1, 11):
+            if counts[v - 1] == 0:
+                continue
+            counts[v - 1] -= 1
+            held[v] += 1
+            singles_floors[v] = singles_floor(held, counts, 1)
+            held[v] -= 1
+            counts[v - 1] += 1
     best = np.int64(FAR)
     for cell in range(16):
         if not (down >> cell) & 1:
@@ -258,7 +340,11 @@ def two_expected(
             for index in range(count_pushes):
                 if seconds_least[index, v] > most:
                     most = seconds_least[index, v]
-            bounds[v] = max((unseen - 1) * floors[v], (unseen - 1) * starts[v] + spread - most)
+            bounds[v] = max(
+                (unseen - 1) * floors[v],
+                (unseen - 1) * starts[v] + spread - most,
+                singles_floors[v],
+            )
             rest += counts[v - 1] * bounds[v]
         total = np.int64(0)
         for v in range(10, 0, -1):
@@ -276,8 +362,9 @@ def two_expected(
                 # E4: push p's mean ≥ (N − 1) · push_starts[p, v] + Σ_w count'(w) ·
                 # seconds_least[p, w]; a push whose bound reaches min(smallest, enough) can
                 # neither lower an exact minimum below `enough` nor be it: its bound stands in
-                floor = (
-                    (unseen - 1) * push_starts[index, v] + weighed[index] - seconds_least[index, v]
+                floor = max(
+                    (unseen - 1) * push_starts[index, v] + weighed[index] - seconds_least[index, v],
+                    singles_floors[v],
                 )
                 if floor >= min(smallest, enough):
                     if floor < smallest:

@@ -143,3 +143,113 @@ def test_two_cells_terms_are_the_plain_scoring_of_every_pair_of_pushes_S1_S2(
             assert int(starts[first]) + int(seconds_least[index, second]) <= plain
             # E4's, push by push: the same bound with this push's own least start
             assert int(push_starts[index, first]) + int(seconds_least[index, second]) <= plain
+
+
+@FEW
+@given(positions(most_unknown=3))
+def test_the_singles_floor_is_its_sum_over_the_draws_and_below_the_value_U8_E5(
+    position: UnknownPosition,
+) -> None:
+    """E5's bound, the closed formula, against its definition summed over every ordered draw
+    (a final card scores when no other final card has its value) and below the brute force's
+    expectation, scaled by the falling factorial (U6)."""
+    import itertools
+    from collections import Counter
+
+    from dekal import bits
+    from dekal.proofs._unknown import two as two
+    from dekal.proofs._unknown.search import falling
+
+    unknown = len(position.face_down)
+    held = np.empty(11, dtype=np.int64)
+    two._face_up(np.uint64(bits.pack(position.grid)), held)
+    counts = np.array(position.unseen, dtype=np.int64)
+    floor = int(two.singles_floor(held, counts, unknown))
+    face_up = Counter(v for v in position.grid if v in VALUES)
+    cards = [v for v in VALUES for _ in range(position.unseen[v - 1])]
+    plain = 0
+    for draw in itertools.permutations(range(len(cards)), unknown):
+        final = face_up + Counter(cards[i] for i in draw)
+        plain += sum(v for v, n in final.items() if n == 1)
+    assert floor == plain
+    grid, unseen = reference(position)
+    scale = falling(position.unseen_total, unknown)
+    assert floor <= brute.expected(grid, unseen, position.variant) * scale
+
+
+E5_POSITIONS = [
+    ("T133/1??1/?231/2231", "eject"),
+    ("9T9?/5T5?/37?7/1T1?", "slide"),
+    pytest.param("T3?4/8T43/1?8T/4?8?", "eject", marks=pytest.mark.deep),
+]
+
+
+@pytest.mark.parametrize(("grid", "variant"), E5_POSITIONS)
+def test_the_singles_floor_changes_no_value_and_no_window_U8_E5(grid: str, variant: str) -> None:
+    """The compiled search with E5 against the same search without it: the same exact value,
+    and in every window a fail-soft answer (exact below the ceiling, else a bound from below
+    of the exact value)."""
+    from dekal.proofs._unknown.search import CompiledGame
+
+    position = make_unknown(grid, variant=variant)
+
+    def game(singles: bool) -> CompiledGame:
+        return CompiledGame(position, Deadline(600.0), prune=True, singles=singles)
+
+    with_e5, without = game(True), game(False)
+    exact = without.expected(without.start, without.start_down)
+    assert with_e5.expected(with_e5.start, with_e5.start_down) == exact
+    for high in (1, exact // 2, exact - 1, exact, exact + 1, 2 * exact):
+        windowed = game(True).expected(with_e5.start, with_e5.start_down, high)
+        assert windowed == exact if windowed < high else exact >= windowed >= high
+
+
+@FEW
+@given(positions(most_unknown=3))
+def test_the_singles_worst_is_its_most_over_the_draws_and_below_the_guarantee_U8_G4(
+    position: UnknownPosition,
+) -> None:
+    """G4's bound, the dynamic programme, against its definition (the most E5's cards score
+    over every draw the unseen cards allow) and below the brute force's guarantee."""
+    import itertools
+    from collections import Counter
+
+    from dekal import bits
+    from dekal.proofs._unknown import two as two
+
+    unknown = len(position.face_down)
+    held = np.empty(11, dtype=np.int64)
+    two._face_up(np.uint64(bits.pack(position.grid)), held)
+    counts = np.array(position.unseen, dtype=np.int64)
+    floor = int(two.singles_worst(held, counts, unknown))
+    face_up = Counter(v for v in position.grid if v in VALUES)
+    cards = [v for v in VALUES for _ in range(position.unseen[v - 1])]
+    plain = max(
+        sum(v for v, n in (face_up + Counter(cards[i] for i in draw)).items() if n == 1)
+        for draw in itertools.combinations(range(len(cards)), unknown)
+    )
+    assert floor == plain
+    grid, unseen = reference(position)
+    assert floor <= brute.guaranteed(grid, unseen, position.variant)
+
+
+@pytest.mark.parametrize(("grid", "variant"), E5_POSITIONS)
+def test_the_singles_worst_changes_no_guarantee_and_no_window_U8_G4(
+    grid: str, variant: str
+) -> None:
+    """The compiled guarantee with G4 (and E5) against the same search without them: the
+    same exact value, and in every window (low, high) a fail-soft answer."""
+    from dekal.proofs._unknown.search import CompiledGame
+
+    position = make_unknown(grid, variant=variant)
+
+    def game(singles: bool) -> CompiledGame:
+        return CompiledGame(position, Deadline(600.0), prune=True, singles=singles)
+
+    without = game(False)
+    exact = without.guaranteed(without.start, without.start_down)
+    with_g4 = game(True)
+    assert with_g4.guaranteed(with_g4.start, with_g4.start_down) == exact
+    for high in (1, exact // 2, exact, exact + 1, 2 * exact):
+        windowed = game(True).guaranteed_below(with_g4.start, with_g4.start_down, high)
+        assert windowed == exact if windowed < high else exact >= windowed >= high
