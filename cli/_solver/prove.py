@@ -18,8 +18,8 @@ from dekal.cli._common import (
     text_of_at_most,
 )
 from dekal.cli._rates import duration
-from dekal.proofs._catalogue import OBLIGATIONS, run_all
-from dekal.proofs._obligation import Obligation, Verdict
+from dekal.proofs._obligations.catalogue import OBLIGATIONS, run_all
+from dekal.proofs._obligations.obligation import Obligation, Verdict
 from dekal_ref.reading import shown
 from dekal_ref.words import plural
 

@@ -27,7 +27,7 @@ from dekal.cli._stopping import STOP_GRACE
 from dekal.conformance.cases._needs import smoke_cases
 from dekal.conformance.cases._vectors import SUITE_VERSION, load_cases, matches
 from dekal.conformance.drive._serve import bundled_adapter
-from dekal.proofs._catalogue import OBLIGATIONS
+from dekal.proofs._obligations.catalogue import OBLIGATIONS
 from dekal.proofs.puzzle_set import load_puzzles
 from dekal_ref.notation import parse_grid
 from dekal_ref.scoring import score_grid

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -68,3 +69,22 @@ def test_the_checkout_tracks_no_symbolic_link() -> None:
     ).stdout
     links = [line.split("\t", 1)[1] for line in listing.splitlines() if line.startswith("120000")]
     assert links == []
+
+
+MOST_MODULES = 20
+"""How many modules one folder of the product may hold side by side: a newcomer takes in a
+folder's names at a glance; past this, a room splits into wings along its data flow
+(conformance/'s five, proofs/_unknown/, cli/_solver/, bots/_players/...)."""
+
+
+def test_no_folder_of_the_product_holds_more_than_twenty_modules_side_by_side() -> None:
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        setuptools = tomllib.load(handle)["tool"]["setuptools"]
+    rooms = {ROOT / folder for folder in setuptools["package-dir"].values()}
+    folders = {init.parent for room in rooms for init in room.rglob("__init__.py")}
+    crowded = {
+        folder.relative_to(ROOT).as_posix(): count
+        for folder in folders
+        if (count := sum(1 for p in folder.glob("*.py") if p.name != "__init__.py")) > MOST_MODULES
+    }
+    assert crowded == {}

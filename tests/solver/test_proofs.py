@@ -13,14 +13,14 @@ import re
 from typing import Any
 
 from dekal import bits, tables
-from dekal.proofs import _ob_bounds as ob_bounds
-from dekal.proofs import _ob_push as ob_push
-from dekal.proofs import _ob_reach as ob_reach
-from dekal.proofs import _ob_score as ob_score
-from dekal.proofs import _ob_symmetry as ob_symmetry
-from dekal.proofs import _ob_unknown as ob_unknown
-from dekal.proofs._catalogue import OBLIGATIONS
-from dekal.proofs._obligation import Kernels, Obligation, mutant
+from dekal.proofs._obligations import bounds as ob_bounds
+from dekal.proofs._obligations import push as ob_push
+from dekal.proofs._obligations import reach as ob_reach
+from dekal.proofs._obligations import score as ob_score
+from dekal.proofs._obligations import symmetry as ob_symmetry
+from dekal.proofs._obligations import unknown as ob_unknown
+from dekal.proofs._obligations.catalogue import OBLIGATIONS
+from dekal.proofs._obligations.obligation import Kernels, Obligation, mutant
 from dekal_ref.scoring import cancelled_cells, score_grid
 
 

@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from dekal import bits, tables
 from dekal.proofs import _beam as beam
 from dekal.proofs import _bounds as bounds
-from dekal.proofs import _ob_reach as ob_reach
-from dekal.proofs import _ob_symmetry as ob_symmetry
 from dekal.proofs import _symmetry as symmetry
 from dekal.proofs import search
-from dekal.proofs._catalogue import OBLIGATIONS
-from dekal.proofs._obligation import Kernels
+from dekal.proofs._obligations import reach as ob_reach
+from dekal.proofs._obligations import symmetry as ob_symmetry
+from dekal.proofs._obligations.catalogue import OBLIGATIONS
+from dekal.proofs._obligations.obligation import Kernels
 from dekal.proofs.puzzle import KEY_CARDS, Puzzle, make_puzzle
 from dekal_ref.notation import HOLE, Push, parse_grid
 from dekal_ref.push import apply_chain, legal_pushes, push_card, push_chain

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dekal.proofs import _ob_bounds as ob_bounds
-from dekal.proofs import _ob_push as ob_push
-from dekal.proofs import _ob_reach as ob_reach
-from dekal.proofs import _ob_score as ob_score
-from dekal.proofs import _ob_symmetry as ob_symmetry
-from dekal.proofs import _ob_unknown as ob_unknown
-from dekal.proofs._obligation import DEFAULT_TIMEOUT, Kernels, Obligation, Verdict
+from dekal.proofs._obligations import bounds as ob_bounds
+from dekal.proofs._obligations import push as ob_push
+from dekal.proofs._obligations import reach as ob_reach
+from dekal.proofs._obligations import score as ob_score
+from dekal.proofs._obligations import symmetry as ob_symmetry
+from dekal.proofs._obligations import unknown as ob_unknown
+from dekal.proofs._obligations.obligation import DEFAULT_TIMEOUT, Kernels, Obligation, Verdict
 
 OBLIGATIONS: tuple[Obligation, ...] = (
     *ob_score.OBLIGATIONS,

@@ -14,9 +14,16 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from dekal.proofs import _spec_side as spec_side
 from dekal.proofs._encoding import BoolExpr
-from dekal.proofs._obligation import Kernels, Obligation, from_nibbles, grid_of, nibbles, refute
+from dekal.proofs._obligations import spec_side
+from dekal.proofs._obligations.obligation import (
+    Kernels,
+    Obligation,
+    from_nibbles,
+    grid_of,
+    nibbles,
+    refute,
+)
 
 SIZE = 4
 Permutation = tuple[int, ...]

@@ -23,9 +23,9 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from dekal.proofs import _spec_side as spec_side
 from dekal.proofs._encoding import BoolExpr
-from dekal.proofs._obligation import (
+from dekal.proofs._obligations import spec_side
+from dekal.proofs._obligations.obligation import (
     Kernels,
     Obligation,
     cell_set,

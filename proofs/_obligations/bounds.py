@@ -12,9 +12,9 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from dekal.proofs import _spec_side as spec_side
 from dekal.proofs._encoding import BoolExpr
-from dekal.proofs._obligation import Kernels, Obligation, refute
+from dekal.proofs._obligations import spec_side
+from dekal.proofs._obligations.obligation import Kernels, Obligation, refute
 from dekal.proofs.limits import Deadline, z3_check
 from dekal_ref.notation import CELLS, format_grid
 from dekal_ref.scoring import score_grid

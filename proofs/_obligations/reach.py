@@ -21,7 +21,7 @@ from typing import Any
 import z3  # type: ignore[import-untyped]
 
 from dekal.proofs._encoding import BoolExpr
-from dekal.proofs._obligation import Kernels, Obligation, grid_of, nibbles, refute
+from dekal.proofs._obligations.obligation import Kernels, Obligation, grid_of, nibbles, refute
 from dekal_ref.notation import CELLS, cell_name
 
 SIZE = 4

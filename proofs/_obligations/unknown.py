@@ -33,7 +33,7 @@ from typing import Any
 
 import z3  # type: ignore[import-untyped]
 
-from dekal.proofs._obligation import Kernels, Obligation, refute
+from dekal.proofs._obligations.obligation import Kernels, Obligation, refute
 
 LARGEST = 1 << 58
 """The kernel's FAR: every scaled value and ceiling lies below it (`_unknown.search.fits`)."""
