@@ -23,8 +23,8 @@ proofs/_unknown/search.py):
   proofs/_unknown/greedy.py) less the optimum: what playing greedy throughout costs.
 
 The choices are the bots' policies made solo. greedy (bots/_players/greedy.py; U10): reveal
-the first `?` cell in reading order, push where the visible score (face-down cards counting nothing)
-is least, first push on ties (`greedy_push_index`). pimc (bots/_players/pimc.py's defaults,
+the first `?` cell in reading order, push where the visible score (face-down cards counting
+nothing) is least, first push on ties (`greedy_push_index`). pimc (bots/_players/pimc.py's defaults,
 samples=40, rollout=greedy): for each decision it draws 40 worlds (the face-down values, a
 uniform draw without replacement from the unseen cards), plays each legal action in every
 world (the same worlds for every action) and then the greedy policy to the end, and keeps
@@ -360,8 +360,12 @@ def solitaire_part(options: argparse.Namespace, say: Callable[[str], None]) -> d
         "lower": {
             "start_bound": one_sided(floors, -1) | {"deals": len(floors)},
             "perfect_information": one_sided(lower, -1)
-            | {"deals": len(lower), "proved": proved, "nodes": options.pi_nodes}
-            | {"timed_out": timed_out}
+            | {
+                "deals": len(lower),
+                "proved": proved,
+                "nodes": options.pi_nodes,
+                "timed_out": timed_out,
+            }
             if lower
             else None,
         },

@@ -4,7 +4,7 @@ expensive results computed once per test run.
 Hypothesis profiles (`pytest --hypothesis-profile=NAME`):
 
 * default: sized for a default run of a few minutes (its budget is five minutes wall on
-  two idle cores, the install included; a fresh clone's run took 7 min 3 s on 2026-12-04).
+  two idle cores, the install included; a fresh clone's tests took 390–425 s on 2026-12-04).
   A test's own `@settings(max_examples=N)` states its share.
 * ci: loaded by Hypothesis itself when CI is set; the default's sizes, derandomized (the
   same examples every run), no example database, failures printed as a reproducible blob.

@@ -27,7 +27,13 @@ from dekal.kernel._bits import cancelled_and_occupied, nibble_sum, points, push_
 from dekal.kernel._cache import compiled
 from dekal.kernel._tables import ENTRY
 from dekal.proofs._unknown.tables import FAR, NEIGHBOURS, refresh_cache
-from dekal.proofs._unknown.two import _face_up, singles_floor, singles_worst, two_expected
+from dekal.proofs._unknown.two import (
+    face_up,
+    revealed_floors,
+    singles_floor,
+    singles_worst,
+    two_expected,
+)
 
 with needed("the compiled search of --unknown"):
     import numpy as np
@@ -234,7 +240,7 @@ def guaranteed(
     if state[PRUNE] == 1:
         # G4: the cards nothing can cancel already score `high` on some draw: cut
         held = np.empty(11, dtype=np.int64)
-        _face_up(grid, held)
+        face_up(grid, held)
         floor = singles_worst(held, counts, held[0])
         if floor >= high:
             return floor
@@ -309,7 +315,7 @@ def expected(
     held = np.empty(11, dtype=np.int64)
     if singles:
         # E5: the cards nothing can cancel already score `high`: the node cannot matter
-        _face_up(grid, held)
+        face_up(grid, held)
         floor = singles_floor(held, counts, held[0])
         if floor >= high:
             return floor
@@ -329,14 +335,10 @@ def expected(
     # push: the final cards do not depend on them); 0 when E5 is off
     floors = np.zeros(11, dtype=np.int64)
     if singles:
-        for value in range(1, 11):
-            if counts[value - 1] == 0:
-                continue
-            counts[value - 1] -= 1
-            held[value] += 1
-            floors[value] = singles_floor(held, counts, held[0] - 1)
-            held[value] -= 1
-            counts[value - 1] += 1
+        revealed_floors(held, counts, floors)
+    floors_sum = np.int64(0)  # E5: Σ count · floor over the values, where a reveal's sum starts
+    for value in range(1, 11):
+        floors_sum += counts[value - 1] * floors[value]
     order = np.empty(10, dtype=np.int64)
     keys = np.empty(10, dtype=np.int64)
     # the values' order (U8: it changes no value): those no face-up card holds first (E5's
@@ -358,9 +360,7 @@ def expected(
             continue
         ceiling = min(best, high)  # E1: a reveal whose sum reaches it cannot lower the minimum
         total = np.int64(0)
-        rest = np.int64(0)  # E5: the floors of the values not summed yet
-        for value in range(1, 11):
-            rest += counts[value - 1] * floors[value]
+        rest = floors_sum  # E5: the floors of the values not summed yet
         for slot in range(10):
             value = order[slot]
             count = counts[value - 1]

@@ -218,7 +218,7 @@ def _falling(n: np.int64, k: int) -> np.int64:
 
 
 @compiled
-def _face_up(grid: np.uint64, held: NDArray[np.int64]) -> None:
+def face_up(grid: np.uint64, held: NDArray[np.int64]) -> None:
     """held[x] = how many face-up cards of value x the grid has (x = 1..10; held[0]: `?`)."""
     for value in range(11):
         held[value] = 0
@@ -246,6 +246,26 @@ def singles_floor(held: NDArray[np.int64], counts: NDArray[np.int64], unknown: i
         elif held[value] == 0 and count > 0 and unknown > 0:
             total += value * unknown * count * _falling(unseen - count, unknown - 1)
     return total
+
+
+@compiled
+def revealed_floors(
+    held: NDArray[np.int64], counts: NDArray[np.int64], floors: NDArray[np.int64]
+) -> None:
+    """E5 (U8) one reveal ahead: floors[v] = singles_floor of the state after a `?` shows v
+    (held and counts as `singles_floor` reads them, restored on return; 0 for a value no
+    unseen card has). The same for every reveal and push: the final cards do not depend on
+    them."""
+    for value in range(11):
+        floors[value] = 0
+    for value in range(1, 11):
+        if counts[value - 1] == 0:
+            continue
+        counts[value - 1] -= 1
+        held[value] += 1
+        floors[value] = singles_floor(held, counts, held[0] - 1)
+        held[value] -= 1
+        counts[value - 1] += 1
 
 
 @compiled
@@ -306,15 +326,8 @@ def two_expected(
     singles_floors = np.zeros(11, dtype=np.int64)
     if singles:
         held = np.empty(11, dtype=np.int64)
-        _face_up(grid, held)
-        for v in range(1, 11):
-            if counts[v - 1] == 0:
-                continue
-            counts[v - 1] -= 1
-            held[v] += 1
-            singles_floors[v] = singles_floor(held, counts, 1)
-            held[v] -= 1
-            counts[v - 1] += 1
+        face_up(grid, held)
+        revealed_floors(held, counts, singles_floors)
     best = np.int64(FAR)
     for cell in range(16):
         if not (down >> cell) & 1:

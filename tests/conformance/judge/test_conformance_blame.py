@@ -304,7 +304,7 @@ DEEP_FAULTS = {
     # (scoring S1, ranking S3, the deal F2, the turn T1 and T2, the push P1); these rules'
     # faults are still caught by name in the default run (test_suite_catches_misreadings)
     "cancelled cards still count as left": "S2's misreadings; a scoring fault, as S1's",
-    "public view shows the picks": "M3's misreadings; the view, as the JS and HTML runs",
+    "public view shows the picks": "M3's misreadings",
     "eject push does not shift the line": "P2's misreadings; a push fault, as P1's",
     "a new round's start rotates right": "F4's misreadings; a deal fault, as F2's",
     "chosen first player one seat off": "F3's misreadings; a deal fault, as F2's",

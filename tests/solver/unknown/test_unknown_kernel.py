@@ -162,7 +162,7 @@ def test_the_singles_floor_is_its_sum_over_the_draws_and_below_the_value_U8_E5(
 
     unknown = len(position.face_down)
     held = np.empty(11, dtype=np.int64)
-    two._face_up(np.uint64(bits.pack(position.grid)), held)
+    two.face_up(np.uint64(bits.pack(position.grid)), held)
     counts = np.array(position.unseen, dtype=np.int64)
     floor = int(two.singles_floor(held, counts, unknown))
     face_up = Counter(v for v in position.grid if v in VALUES)
@@ -219,7 +219,7 @@ def test_the_singles_worst_is_its_most_over_the_draws_and_below_the_guarantee_U8
 
     unknown = len(position.face_down)
     held = np.empty(11, dtype=np.int64)
-    two._face_up(np.uint64(bits.pack(position.grid)), held)
+    two.face_up(np.uint64(bits.pack(position.grid)), held)
     counts = np.array(position.unseen, dtype=np.int64)
     floor = int(two.singles_worst(held, counts, unknown))
     face_up = Counter(v for v in position.grid if v in VALUES)
